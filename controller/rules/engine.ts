@@ -1,0 +1,54 @@
+/**
+ * The shape every rules engine has, so that the simulator, the scenario runner, replay and (later) the table
+ * runtime can drive either game the same way. An engine is a set of pure functions over plain JSON data.
+ */
+import type { Outcome } from './common/outcome.ts';
+import type { Viewer } from './common/viewer.ts';
+
+export type GameId = 'zip-zap' | 'zapp-zerapp';
+
+/** Every action is a JSON object with a `type`; `at` (controller time in ms) is optional unless a game needs it. */
+export interface BaseAction {
+  readonly type: string;
+  /** When the action happened, in ms on the controller's clock (mapped device time for sensor events). */
+  readonly at?: number;
+}
+
+/** The final (or current) standing of a game, for statistics and history. */
+export interface GameResult {
+  /** Whether the game has ended. */
+  readonly over: boolean;
+  /** Winning player ids (more than one on a shared win). Empty while the game runs. */
+  readonly winners: readonly string[];
+  /** Per-player score as the game defines it (penalty points, round wins, pieces in the city). */
+  readonly scores: Readonly<Record<string, number>>;
+  /** Rounds completed so far. */
+  readonly rounds: number;
+}
+
+export interface GameEngine<S, A extends BaseAction, E, V, C extends string, Cfg> {
+  readonly id: GameId;
+  /**
+   * Creates a new game from a (partial) configuration and a seed. Returns a rejection with code
+   * `BAD_CONFIG` (or a more specific code) when the configuration is invalid.
+   */
+  setup(config: Partial<Cfg> & { readonly players: readonly string[] }, seed: number | string): Outcome<S, E, C>;
+  /** Applies one action. Pure: the input state is never mutated; a rejection changes nothing. */
+  apply(state: S, action: A): Outcome<S, E, C>;
+  /**
+   * The actions that would be accepted now (for bots, the dashboard's move list and tests). Actions that
+   * carry a free choice of timestamp are returned without `at`. Empty only when the game is over.
+   */
+  legalActions(state: S): A[];
+  /** What `viewer` may see. Pure; the result is plain JSON. */
+  view(state: S, viewer: Viewer): V;
+  /** Scores, winners and progress. */
+  result(state: S): GameResult;
+  /** Checks that an unknown JSON value is a well-formed action of this game (not that it is legal). */
+  parseAction(value: unknown): A | { readonly error: string };
+  /**
+   * Builds a state from a compact scenario description (a game that may start mid-way, see
+   * docs/rules-engine.md). Rejects with `BAD_SETUP` when the description is inconsistent.
+   */
+  fromScenario(setup: unknown): Outcome<S, E, C | 'BAD_SETUP'>;
+}

@@ -1,0 +1,75 @@
+// A local ESLint rule that enforces the controller's layering (see controller/README.md).
+// Each folder directly under controller/ is a layer; a layer may import only itself and the layers
+// listed for it below. `rules` is the pure centre: it may import nothing outside itself — no other
+// layer, no npm package, no Node built-in (so no I/O, no clock, no randomness can creep in).
+import path from 'node:path';
+
+/** layer → layers it may import (besides itself). '*' = any layer. */
+export const LAYERS = {
+  rules: [],
+  bots: ['rules'],
+  scenarios: ['rules'],
+  protocol: [],
+  hardware: ['protocol'],
+  config: ['rules'],
+  persistence: ['rules'],
+  runtime: ['rules', 'hardware', 'protocol', 'persistence', 'config'],
+  transport: ['rules', 'runtime', 'config'],
+  cli: ['*'],
+  app: ['*'],
+};
+
+/** Layers that may import no package at all (only their own files). */
+const NO_PACKAGES = new Set(['rules']);
+
+const controllerRoot = path.resolve(import.meta.dirname, '..', 'controller');
+
+function layerOf(file) {
+  const rel = path.relative(controllerRoot, file);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const first = rel.split(path.sep)[0];
+  return first && first !== rel ? first : undefined;
+}
+
+export const layersPlugin = {
+  rules: {
+    layers: {
+      meta: {
+        type: 'problem',
+        docs: { description: 'Enforce the controller layer import rules from controller/README.md' },
+        schema: [],
+        messages: {
+          unknownLayer: 'Folder controller/{{layer}}/ is not a declared layer: add it to tools/eslint-layers.js and controller/README.md.',
+          forbidden: 'Layer "{{from}}" may not import layer "{{to}}" (allowed: {{allowed}}). See controller/README.md.',
+          noPackages: 'Layer "{{from}}" is pure and may not import the package "{{spec}}".',
+        },
+      },
+      create(context) {
+        const file = context.filename;
+        const from = layerOf(file);
+        if (!from) return {};
+        const allowed = LAYERS[from];
+        function check(node, spec) {
+          if (typeof spec !== 'string') return;
+          if (!allowed) {
+            context.report({ node, messageId: 'unknownLayer', data: { layer: from } });
+            return;
+          }
+          if (!spec.startsWith('.')) {
+            if (NO_PACKAGES.has(from)) context.report({ node, messageId: 'noPackages', data: { from, spec } });
+            return;
+          }
+          const to = layerOf(path.resolve(path.dirname(file), spec));
+          if (to === undefined || to === from || allowed.includes('*') || allowed.includes(to)) return;
+          context.report({ node, messageId: 'forbidden', data: { from, to, allowed: allowed.join(', ') || 'none' } });
+        }
+        return {
+          ImportDeclaration: (node) => check(node, node.source.value),
+          ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+          ExportAllDeclaration: (node) => check(node, node.source.value),
+          ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+        };
+      },
+    },
+  },
+};
