@@ -21,7 +21,9 @@ export function parse<O extends Options>(argv: readonly string[], options: O) {
 }
 
 /** Reads a positive integer option, with a clear error naming the option. */
-export function intOption(value: string | undefined, name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
+export function intOption(
+  value: string | undefined, name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value}"`);

@@ -3,6 +3,7 @@
  * (`zaptable help COMMAND` or `zaptable COMMAND --help`).
  */
 import { UsageError } from './args.ts';
+import { demoCommand, demoHelp } from './commands/demo.ts';
 import { replayCommand, replayHelp } from './commands/replay.ts';
 import { scenarioCommand, scenarioHelp } from './commands/scenario.ts';
 import { simulateCommand, simulateHelp } from './commands/simulate.ts';
@@ -15,6 +16,7 @@ interface Command {
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
+  demo: { summary: 'bots play one game of each game; prints the outcome (what `npm start` runs for now)', help: demoHelp, run: demoCommand },
   simulate: { summary: 'bots play complete games; prints throughput and outcome statistics', help: simulateHelp, run: simulateCommand },
   replay: { summary: 'apply an action log and print the resulting view', help: replayHelp, run: replayCommand },
   scenario: { summary: 'run rule scenario files and report pass/fail per case', help: scenarioHelp, run: scenarioCommand },

@@ -53,7 +53,8 @@ export function matchesPartial(full: unknown, partial: unknown): boolean {
 
 /** Stable, short rendering of a value for failure messages. */
 export function show(value: unknown): string {
-  const text = JSON.stringify(value);
+  // JSON.stringify returns undefined for undefined (its typing says string).
+  const text = JSON.stringify(value) as string | undefined;
   if (text === undefined) return 'undefined';
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }

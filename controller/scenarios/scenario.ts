@@ -101,6 +101,6 @@ export function parseScenario(value: unknown): { ok: true; scenario: Scenario } 
     });
   }
   if (errors.length > 0) return { ok: false, errors };
-  const v = value as unknown as Scenario & { title?: string; rules?: string[] };
+  const v = value as unknown as Omit<Scenario, 'title' | 'rules'> & { title?: string; rules?: string[] };
   return { ok: true, scenario: { ...v, title: v.title ?? '', rules: v.rules ?? [] } };
 }
