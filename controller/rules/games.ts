@@ -10,8 +10,8 @@ import { zipZapEngine } from './zip-zap/index.ts';
 export type AnyEngine = GameEngine<unknown, BaseAction, unknown, unknown, string, unknown>;
 
 const ENGINES: Readonly<Record<GameId, AnyEngine>> = {
-  'zip-zap': zipZapEngine as unknown as AnyEngine,
-  'zapp-zerapp': zappZerappEngine as unknown as AnyEngine,
+  'zip-zap': zipZapEngine,
+  'zapp-zerapp': zappZerappEngine,
 };
 
 export function getEngine(id: GameId): AnyEngine {

@@ -18,7 +18,8 @@ function step(rng: Rng): [number, Rng] {
   b = (c + (c << 3)) | 0;
   c = (c << 21) | (c >>> 11);
   c = (c + t) | 0;
-  return [t >>> 0, [a, b, c, d]];
+  // Stored unsigned so the state is canonical JSON (isRng); the arithmetic is the same modulo 2^32.
+  return [t >>> 0, [a >>> 0, b >>> 0, c >>> 0, d >>> 0]];
 }
 
 /** Builds a generator from a seed (any integer or string). Equal seeds give equal sequences. */

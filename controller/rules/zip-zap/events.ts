@@ -1,0 +1,98 @@
+/**
+ * What happened, in order. Most events are public; a few carry hidden information and must pass through
+ * `toPublicEvent` before they leave the process (design principle 2): ORACLE stuck knowledge is dropped
+ * (it must not be given away before `announce-stuck`, ZIP-Q-3, Part C.1), and the card ids of plays that went
+ * back to a hand are removed.
+ */
+import { ZIP_REJECTIONS } from './rejections.ts';
+import type { PauseCause, PlayKind } from './state.ts';
+
+/** Every Zip-Zap event. */
+export type ZipZapEvent =
+  /** A round was dealt (ZIP-4..6). */
+  | { readonly type: 'ROUND_DEALT'; readonly round: number; readonly handCounts: Readonly<Record<string, number>>; readonly reserveCount: number }
+  /** A card was flipped from the reserve (ZIP-10/11). */
+  | { readonly type: 'CARD_FLIPPED'; readonly card: string; readonly reflip: boolean }
+  /** TABLE dealing: the flipped card blocks the start; flip another (ZIP-11). */
+  | { readonly type: 'REFLIP_NEEDED'; readonly top: string }
+  /** The reserve ran out during start flips; everything is dealt again, the round is not counted (ZIP-Q-2). */
+  | { readonly type: 'MISDEAL'; readonly round: number }
+  /** The reserve ran out; the first number card anyone plays starts the race (ZIP-Q-2 option). */
+  | { readonly type: 'OPEN_START' }
+  /** A number card landed (ZIP-23, ZIP-33). `outOfOrder` when its `at` is older than an earlier applied play. */
+  | {
+    readonly type: 'CARD_PLAYED'; readonly player: string; readonly card: string; readonly kind: PlayKind;
+    readonly at?: number; readonly outOfOrder?: boolean;
+  }
+  /** A ZAP landed (ZIP-41..43). */
+  | { readonly type: 'ZAP_PLAYED'; readonly player: string; readonly card: string; readonly at?: number; readonly outOfOrder?: boolean }
+  /** Play paused (ZIP-30..32). */
+  | { readonly type: 'PAUSE_STARTED'; readonly controller: string; readonly cause: PauseCause }
+  /** The race is on again (ZIP-34). */
+  | { readonly type: 'RACE_RESUMED' }
+  /** ORACLE: nobody can follow the top card. **Not public**; the runtime sends `announce-stuck` after the delay. */
+  | { readonly type: 'STUCK_DETECTED'; readonly top: string; readonly controller: string }
+  /** The stuck pause was announced (ORACLE) or declared (TIMEOUT/HUMAN) (ZIP-32). */
+  | { readonly type: 'STUCK_ANNOUNCED'; readonly controller: string; readonly declaredBy?: string }
+  /** Warning: stuck was declared although these players could have followed (ZIP-Q-3). **Not public.** */
+  | { readonly type: 'STUCK_WARNING'; readonly couldPlay: readonly string[] }
+  /** A play inside a batch was refused; the card went back to the hand (ZIP-45/46). Card stripped publicly. */
+  | { readonly type: 'PLAY_REJECTED'; readonly player: string; readonly card: string | null; readonly code: string; readonly message: string; readonly at?: number }
+  /** Plays on the same top within `tieWindowMs`: the earlier one was taken back until a human decides. */
+  | { readonly type: 'TIE_PENDING'; readonly contenders: readonly { readonly player: string; readonly card: string | null; readonly at?: number }[] }
+  /** A play that arrived while a tie was pending; applied after `resolve-tie`. */
+  | { readonly type: 'PLAY_QUEUED'; readonly player: string; readonly at?: number }
+  /** A human said whose play landed first. */
+  | { readonly type: 'TIE_RESOLVED'; readonly first: string }
+  /** TABLE dealing: a hand was registered (cards stripped publicly). */
+  | { readonly type: 'HAND_REGISTERED'; readonly player: string; readonly count: number; readonly cards: readonly string[] }
+  /** TABLE dealing: these hands stay unknown; stuck detection falls back to HUMAN. */
+  | { readonly type: 'REGISTRATION_SKIPPED'; readonly players: readonly string[] }
+  /** Someone emptied their hand (ZIP-50). */
+  | { readonly type: 'ROUND_WON'; readonly round: number; readonly winner: string }
+  /** An unknown hand was scored at round end (ZIP-51). */
+  | { readonly type: 'HAND_SCORED'; readonly player: string; readonly points: number }
+  /** The round's scores are final (ZIP-51 / ZIP-55). */
+  | { readonly type: 'ROUND_SCORED'; readonly round: number; readonly scores: Readonly<Record<string, number>> }
+  /** The last round is scored (ZIP-53/54, ZIP-Q-9). */
+  | { readonly type: 'GAME_OVER'; readonly winners: readonly string[]; readonly scores: Readonly<Record<string, number>> };
+
+/** The event types that carry hidden information and never leave the process as they are. */
+export const PRIVATE_EVENT_TYPES: readonly ZipZapEvent['type'][] = ['STUCK_DETECTED', 'STUCK_WARNING'];
+
+/**
+ * The public form of an event: null when the event must not be published at all, otherwise the event
+ * without card ids that are (back) in a hand.
+ */
+export function toPublicEvent(event: ZipZapEvent): ZipZapEvent | null {
+  switch (event.type) {
+    case 'STUCK_DETECTED':
+    case 'STUCK_WARNING':
+      return null;
+    case 'PLAY_REJECTED':
+      // The message may name the card; the catalogue's wording does not.
+      return { ...event, card: null, message: (ZIP_REJECTIONS as Readonly<Record<string, string>>)[event.code] ?? event.code };
+    case 'TIE_PENDING':
+      return { ...event, contenders: event.contenders.map((c) => ({ ...c, card: null })) };
+    case 'HAND_REGISTERED':
+      return { ...event, cards: [] };
+    case 'ROUND_DEALT':
+    case 'CARD_FLIPPED':
+    case 'REFLIP_NEEDED':
+    case 'MISDEAL':
+    case 'OPEN_START':
+    case 'CARD_PLAYED':
+    case 'ZAP_PLAYED':
+    case 'PAUSE_STARTED':
+    case 'RACE_RESUMED':
+    case 'STUCK_ANNOUNCED':
+    case 'PLAY_QUEUED':
+    case 'TIE_RESOLVED':
+    case 'REGISTRATION_SKIPPED':
+    case 'ROUND_WON':
+    case 'HAND_SCORED':
+    case 'ROUND_SCORED':
+    case 'GAME_OVER':
+      return event;
+  }
+}

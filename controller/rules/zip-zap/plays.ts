@@ -1,0 +1,110 @@
+/**
+ * Card plays in time order (ZIP-13, ZIP-45). A single `play`/`zap` is checked against the top card at the
+ * moment it is applied. A `plays` batch is sorted by `at` (stable) and each item is checked against the top
+ * at its moment: a later card that follows the new top is accepted (ZIP-Q-7), one that no longer follows is
+ * refused with a `PLAY_REJECTED` event and goes back to the hand, and the batch itself is applied.
+ */
+import { applied } from '../common/outcome.ts';
+import type { PlaysAction, ZapAction, PlayAction } from './actions.ts';
+import type { ZipZapEvent } from './events.ts';
+import { identityRejection, isRejection, land, validatePlay } from './landing.ts';
+import { refuse, type ZipRejection } from './rejections.ts';
+import type { PlaySpec, UndoPoint, ZipZapState, ZipOutcome } from './state.ts';
+import { enterTie, joinTie, resolvedOrder, tiesWithLastPlay } from './ties.ts';
+
+/** How many refused batch plays the state remembers for the dashboard (per round). */
+const REJECTED_KEPT = 20;
+
+type Step = { readonly state: ZipZapState; readonly events: ZipZapEvent[] } | ZipRejection;
+
+/** Applies one play (no tie pending): a tie with the last play, a landing, or a rejection. */
+function playOne(state: ZipZapState, spec: PlaySpec, detectTies: boolean): Step {
+  const events: ZipZapEvent[] = [];
+  if (detectTies && tiesWithLastPlay(state, spec)) return { state: enterTie(state, spec, events), events };
+  const landing = validatePlay(state, spec);
+  if (isRejection(landing)) return landing;
+  const s = land(state, spec, landing, events);
+  const contended = state.mode.kind === 'RACE' || state.mode.kind === 'OPEN_START';
+  const undo: UndoPoint | null = state.config.tieWindowMs > 0 && spec.at !== undefined && contended
+    ? { before: state.undo === null ? state : { ...state, undo: null }, play: spec }
+    : null;
+  return { state: s.undo === undo ? s : { ...s, undo }, events };
+}
+
+function recordRejection(state: ZipZapState, spec: PlaySpec, why: ZipRejection, events: ZipZapEvent[]): ZipZapState {
+  const card = spec.card ?? null;
+  const at = spec.at === undefined ? {} : { at: spec.at };
+  events.push({ type: 'PLAY_REJECTED', player: spec.player, card, code: why.code, message: why.message, ...at });
+  const rejected = [...state.rejected, { player: spec.player, card, code: why.code, message: why.message, ...at }];
+  return { ...state, rejected: rejected.length > REJECTED_KEPT ? rejected.slice(-REJECTED_KEPT) : rejected };
+}
+
+/** Applies plays in the given order; refused ones become PLAY_REJECTED events (ZIP-45/46). */
+function runSequence(state: ZipZapState, specs: readonly PlaySpec[], detectTies: boolean, events: ZipZapEvent[]): ZipZapState {
+  let s = state;
+  for (const spec of specs) {
+    if (s.tie !== null) {
+      const joined = joinTie(s, spec, events);
+      s = 'code' in joined ? recordRejection(s, spec, joined, events) : joined;
+      continue;
+    }
+    const step = playOne(s, spec, detectTies);
+    if ('code' in step) {
+      s = recordRejection(s, spec, step, events);
+    } else {
+      s = step.state;
+      for (const e of step.events) events.push(e);
+    }
+  }
+  return s;
+}
+
+function single(state: ZipZapState, spec: PlaySpec): ZipOutcome {
+  const events: ZipZapEvent[] = [];
+  if (state.tie !== null) {
+    const joined = joinTie(state, spec, events);
+    return 'code' in joined ? joined : applied(joined, events);
+  }
+  const step = playOne(state, spec, true);
+  return 'code' in step ? step : applied(step.state, step.events);
+}
+
+/** `play`: one card, checked against the current top. A ZAP card id is treated as `zap`. */
+export function playAction(state: ZipZapState, action: PlayAction): ZipOutcome {
+  const { player, card, at } = action;
+  return single(state, at === undefined ? { player, card } : { player, card, at });
+}
+
+/** `zap`: the player's ZAP (ZIP-41). */
+export function zapAction(state: ZipZapState, action: ZapAction): ZipOutcome {
+  const { player, at } = action;
+  return single(state, at === undefined ? { player, zap: true } : { player, zap: true, at });
+}
+
+/**
+ * `plays`: a batch sorted by `at`. Refused as a whole only when an item names an unknown player or card;
+ * otherwise applied, with each item's result among the events.
+ */
+export function playsAction(state: ZipZapState, action: PlaysAction): ZipOutcome {
+  for (const item of action.plays) {
+    const bad = identityRejection(state, item);
+    if (bad !== null) return bad;
+  }
+  // Array.prototype.sort is stable, so plays with equal timestamps keep their batch order.
+  const specs: PlaySpec[] = [...action.plays].sort((a, b) => a.at - b.at);
+  const events: ZipZapEvent[] = [];
+  return applied(runSequence(state, specs, true, events), events);
+}
+
+/** `resolve-tie`: `first`'s play landed first; then the other contenders and the queue, each checked in turn. */
+export function resolveTieAction(state: ZipZapState, first: string): ZipOutcome {
+  const tie = state.tie;
+  if (tie === null) return refuse('NO_TIE_PENDING', 'there is no tie to resolve');
+  if (!state.players.includes(first)) return refuse('NOT_A_PLAYER', `${first} is not at this table`);
+  const chosen = tie.contenders.find((c) => c.player === first);
+  if (chosen === undefined) return refuse('NOT_A_CONTENDER', `${first} has no play in the tie`);
+  const events: ZipZapEvent[] = [{ type: 'TIE_RESOLVED', first }];
+  // A human has ruled on the order, so the resolved plays are not re-examined for ties.
+  const s = runSequence({ ...state, tie: null }, resolvedOrder(tie, chosen), false, events);
+  return applied(s.undo === null ? s : { ...s, undo: null }, events);
+}

@@ -1,0 +1,180 @@
+/**
+ * The Zip-Zap game state (A.2): plain JSON, never mutated. Each action returns a new state that shares every
+ * untouched array and object with the old one, so an action costs a few small copies, not a deep clone.
+ *
+ * Where cards are: every one of the 56 ids is in exactly one of `hands[p]`, `pile`, `reserve`, `unseen` or
+ * `outOfPlay` (checked by `checkInvariants`). `unseen` is only used when cards were dealt at the table and
+ * some hands were never registered: it holds the cards that are in an unknown hand or in the reserve.
+ */
+import type { Rng } from '../common/rng.ts';
+import type { SolidSuit, Suit } from './cards.ts';
+import type { ZipZapConfig } from './config.ts';
+import type { ZipZapEvent } from './events.ts';
+import type { Outcome } from '../common/outcome.ts';
+
+/** Why play is paused (ZIP-30..32). */
+export type PauseCause = 'TEN' | 'STUCK' | 'ZAP';
+
+/** What may happen now. */
+export type Mode =
+  /** TABLE dealing: waiting for `register-hand` from every player, or `skip-registration`. */
+  | { readonly kind: 'DEALING' }
+  /** Waiting for the start flip (`flip`) of ZIP-10, or another flip after a blocked start (ZIP-11). */
+  | { readonly kind: 'START' }
+  /** Anyone may follow the top card (ZIP-12). */
+  | { readonly kind: 'RACE' }
+  /** Only `controller` may play, one card (ZIP-33). */
+  | { readonly kind: 'PAUSED'; readonly controller: string; readonly cause: PauseCause }
+  /** Reserve exhausted with `OPEN_START` (ZIP-Q-2): the first number card anyone plays starts the race. */
+  | { readonly kind: 'OPEN_START' }
+  /**
+   * The round has ended (ZIP-50). `pending` lists players whose unknown hands still need `score-hand`;
+   * `points` holds the points scored so far this round.
+   */
+  | {
+    readonly kind: 'ROUND_OVER';
+    readonly winner: string;
+    readonly pending: readonly string[];
+    readonly points: Readonly<Record<string, number>>;
+  }
+  /** The last round has been scored (ZIP-53/54). */
+  | { readonly kind: 'GAME_OVER' };
+
+/** How a card reached the pile. */
+export type PlayKind =
+  /** Flipped from the reserve (ZIP-10/11); `by` is null. */
+  | 'START_FLIP'
+  /** Followed the top in RACE (ZIP-23). */
+  | 'FOLLOW'
+  /** The controller's one card in a pause (ZIP-33). */
+  | 'RESTART'
+  /** The first card after an OPEN_START (ZIP-Q-2). */
+  | 'OPEN'
+  /** A ZAP (ZIP-41). */
+  | 'ZAP'
+  /** Played before a scenario's starting point; who played it is not recorded (`by` null). */
+  | 'EARLIER';
+
+/** One card on the discard pile (A.2 PlayRecord); the last one is the top. */
+export interface PlayRecord {
+  readonly card: string;
+  /** The player, or null for a flipped card (and for `EARLIER` cards). */
+  readonly by: string | null;
+  readonly kind: PlayKind;
+  /** When it landed (controller ms), when known. */
+  readonly at?: number;
+}
+
+/** A card landing on the pile: a number card, or a ZAP (`zap: true` or the ZAP's card id). */
+export interface PlaySpec {
+  readonly player: string;
+  readonly card?: string;
+  readonly zap?: boolean;
+  readonly at?: number;
+}
+
+/** A play refused inside a batch (`plays`, `resolve-tie`): the card went back to the hand (ZIP-45/46). */
+export interface RejectedPlay {
+  readonly player: string;
+  /** The card, or null for a ZAP given as `zap: true`. Hidden from the public view (it is back in a hand). */
+  readonly card: string | null;
+  readonly code: string;
+  readonly message: string;
+  readonly at?: number;
+}
+
+/** Plays on the same top within `tieWindowMs`: a human says which landed first (`resolve-tie`). */
+export interface TiePending {
+  /** Plays that each followed the same top card, in timestamp order. */
+  readonly contenders: readonly PlaySpec[];
+  /** Plays that arrived while the tie was pending; applied after it, in timestamp order. */
+  readonly queued: readonly PlaySpec[];
+}
+
+/** The state just before the last applied play, kept only while `tieWindowMs` > 0 so a tie can undo it. */
+export interface UndoPoint {
+  readonly before: ZipZapState;
+  readonly play: PlaySpec;
+}
+
+/** The whole game. */
+export interface ZipZapState {
+  readonly game: 'zip-zap';
+  readonly config: ZipZapConfig;
+  /** Player ids in seat order. */
+  readonly players: readonly string[];
+  /** Suits in play (ZIP-3), canonical order, WILD last. */
+  readonly suits: readonly Suit[];
+  /** Solid suits removed for the whole game (ZIP-Q-10). */
+  readonly removedSuits: readonly SolidSuit[];
+  readonly roundsTotal: number;
+  /** The current round, 1-based. A misdeal does not advance it (ZIP-Q-2). */
+  readonly round: number;
+  /** Misdeals so far in the game (REDEAL). */
+  readonly misdeals: number;
+  readonly rng: Rng;
+  /** Each player's ZAP id this round (ZIP-2; the ZAP's `zapOwner` read the other way round). */
+  readonly zapOf: Readonly<Record<string, string>>;
+  /** Known hand cards. Empty for a hand that is not known (`handKnown` false). */
+  readonly hands: Readonly<Record<string, readonly string[]>>;
+  /** Cards in each hand, known or not. */
+  readonly handCounts: Readonly<Record<string, number>>;
+  /** Whether the engine knows each hand (always, with ENGINE dealing). */
+  readonly handKnown: Readonly<Record<string, boolean>>;
+  /** The face-down reserve, next flip first. Empty while its cards are unknown (they are in `unseen`). */
+  readonly reserve: readonly string[];
+  /** Cards in the reserve, known or not. */
+  readonly reserveCount: number;
+  /** TABLE without registration: cards in unknown hands or in an unknown reserve. */
+  readonly unseen: readonly string[];
+  /** Removed suits and the ZAPs of absent seats (ZIP-2, ZIP-3). */
+  readonly outOfPlay: readonly string[];
+  /** The discard pile, bottom first; the last record is the top. */
+  readonly pile: readonly PlayRecord[];
+  readonly mode: Mode;
+  /** ORACLE knowledge: nobody can follow the played top card. Never shown publicly before `announce-stuck`. */
+  readonly stuck: boolean;
+  /** Per-round scores of completed rounds (ZIP-51/55), in round order. */
+  readonly roundScores: readonly Readonly<Record<string, number>>[];
+  /** The winner of each completed round. */
+  readonly roundWinners: readonly string[];
+  /** Sum of `roundScores` per player. */
+  readonly totals: Readonly<Record<string, number>>;
+  /** Plays refused inside batches this round (most recent last, at most 20). */
+  readonly rejected: readonly RejectedPlay[];
+  /** The latest `at` seen on an applied action, or null. */
+  readonly lastAt: number | null;
+  readonly tie: TiePending | null;
+  readonly undo: UndoPoint | null;
+}
+
+/** The top of the pile, if any. */
+export function topOf(state: ZipZapState): PlayRecord | undefined {
+  return state.pile[state.pile.length - 1];
+}
+
+/** The hand of `player` (empty if unknown). */
+export function handOf(state: ZipZapState, player: string): readonly string[] {
+  return state.hands[player] ?? [];
+}
+
+/** True when every hand is known, so the engine can compute who can follow (ORACLE, ZIP-Q-3). */
+export function allHandsKnown(state: ZipZapState): boolean {
+  for (const p of state.players) if (state.handKnown[p] !== true) return false;
+  return true;
+}
+
+/** Whether `player` still holds their ZAP (ZIP-40). */
+export function holdsZap(state: ZipZapState, player: string): boolean {
+  const zap = state.zapOf[player];
+  if (zap === undefined) return false;
+  return state.handKnown[player] === true ? handOf(state, player).includes(zap) : state.unseen.includes(zap);
+}
+
+/** Sets one player's entry of a record, sharing nothing mutable. */
+export function withEntry<T>(record: Readonly<Record<string, T>>, key: string, value: T): Record<string, T> {
+  return { ...record, [key]: value };
+}
+
+/** What an action handler returns: the new state and its events, or a rejection (code from the catalogue). */
+export type ZipOutcome = Outcome<ZipZapState, ZipZapEvent>;
