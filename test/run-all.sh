@@ -52,8 +52,9 @@ if [ -f firmware/ci.sh ]; then
   fw_out=$(bash firmware/ci.sh 2>&1)
   fw_rc=$?
   echo "$fw_out"
-  read -r fp ff < <(echo "$fw_out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1 | sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/')
-  if [[ "${fp:-}" =~ ^[0-9]+$ ]]; then passed=$((passed + fp)); failed=$((failed + ff)); fi
+  # Each host-test binary prints its own "N passed, N failed" line: add them all up.
+  while read -r fp ff; do passed=$((passed + fp)); failed=$((failed + ff)); done < <(
+    echo "$fw_out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/')
   if [ "$fw_rc" -eq 0 ]; then passed=$((passed + 1)); else fail_step "firmware/ci.sh exited $fw_rc"; fi
 fi
 

@@ -1,0 +1,224 @@
+#include "mfrc522.h"
+
+#include <Arduino.h>
+#include <SPI.h>
+#include <string.h>
+
+// Registers (MFRC522 datasheet, section 9).
+enum : uint8_t {
+  REG_COMMAND = 0x01,
+  REG_COM_IRQ = 0x04,
+  REG_ERROR = 0x06,
+  REG_FIFO_DATA = 0x09,
+  REG_FIFO_LEVEL = 0x0A,
+  REG_CONTROL = 0x0C,
+  REG_BIT_FRAMING = 0x0D,
+  REG_COLL = 0x0E,
+  REG_MODE = 0x11,
+  REG_TX_MODE = 0x12,
+  REG_RX_MODE = 0x13,
+  REG_TX_CONTROL = 0x14,
+  REG_TX_ASK = 0x15,
+  REG_T_MODE = 0x2A,
+  REG_T_PRESCALER = 0x2B,
+  REG_T_RELOAD_H = 0x2C,
+  REG_T_RELOAD_L = 0x2D,
+  REG_VERSION = 0x37,
+};
+
+enum : uint8_t { CMD_IDLE = 0x00, CMD_TRANSCEIVE = 0x0C, CMD_SOFT_RESET = 0x0F };
+
+// PICC commands (ISO/IEC 14443-3).
+enum : uint8_t { PICC_WUPA = 0x52, PICC_SEL_CL1 = 0x93, PICC_SEL_CL2 = 0x95, PICC_SEL_CL3 = 0x97, PICC_HLTA = 0x50 };
+#define PICC_CASCADE_TAG 0x88
+#define SAK_UID_INCOMPLETE 0x04
+
+// The chip's own timer bounds the wait for a tag: prescaler 0xA9 -> 13.56 MHz / 339 = 40 kHz (25 us a tick),
+// reload 80 -> 2 ms, started automatically at the end of each transmission (TAuto). A tag answers within
+// ~0.1 ms, so an empty field costs 2 ms per poll. The micros() guard below only catches a dead chip.
+#define RFID_TIMER_RELOAD 80
+#define RFID_GUARD_US 10000UL
+
+static const SPISettings kSpi(4000000, MSBFIRST, SPI_MODE0); // the chip allows 10 MHz; 4 MHz for long wires
+
+uint16_t crc_a(const uint8_t *data, uint8_t len) {
+  uint16_t crc = 0x6363;
+  for (uint8_t i = 0; i < len; i++) {
+    uint8_t ch = (uint8_t)(data[i] ^ (uint8_t)(crc & 0xFF));
+    ch = (uint8_t)(ch ^ (uint8_t)(ch << 4));
+    crc = (uint16_t)((crc >> 8) ^ ((uint16_t)ch << 8) ^ ((uint16_t)ch << 3) ^ ((uint16_t)ch >> 4));
+  }
+  return crc;
+}
+
+uint8_t Mfrc522::read_reg(uint8_t reg) {
+  SPI.beginTransaction(kSpi);
+  digitalWrite(ss_, LOW);
+  SPI.transfer((uint8_t)(0x80 | (reg << 1)));
+  uint8_t v = SPI.transfer(0);
+  digitalWrite(ss_, HIGH);
+  SPI.endTransaction();
+  return v;
+}
+
+void Mfrc522::write_reg(uint8_t reg, uint8_t value) {
+  SPI.beginTransaction(kSpi);
+  digitalWrite(ss_, LOW);
+  SPI.transfer((uint8_t)((reg << 1) & 0x7E));
+  SPI.transfer(value);
+  digitalWrite(ss_, HIGH);
+  SPI.endTransaction();
+}
+
+uint8_t Mfrc522::version() { return read_reg(REG_VERSION); }
+
+bool Mfrc522::begin() {
+  pinMode(ss_, OUTPUT);
+  digitalWrite(ss_, HIGH);
+  SPI.begin();
+  pinMode(rst_, OUTPUT);
+  digitalWrite(rst_, LOW);
+  delayMicroseconds(2); // hard power-down needs > 100 ns
+  digitalWrite(rst_, HIGH);
+  delay(50); // oscillator start-up: the datasheet allows ~38 us, cheap crystals take longer
+  write_reg(REG_COMMAND, CMD_SOFT_RESET);
+  delay(50);
+  write_reg(REG_TX_MODE, 0x00); // 106 kBd, no CRC added by the chip (we send our own CRC_A)
+  write_reg(REG_RX_MODE, 0x00);
+  write_reg(REG_T_MODE, 0x80);  // TAuto
+  write_reg(REG_T_PRESCALER, 0xA9);
+  write_reg(REG_T_RELOAD_H, 0x00);
+  write_reg(REG_T_RELOAD_L, RFID_TIMER_RELOAD);
+  write_reg(REG_TX_ASK, 0x40);  // 100 % ASK modulation, required by ISO 14443A
+  write_reg(REG_MODE, 0x3D);    // CRC preset 0x6363 (unused by us, but the documented default for type A)
+  write_reg(REG_TX_CONTROL, (uint8_t)(read_reg(REG_TX_CONTROL) | 0x03)); // antenna on
+  ready_ = version_ok(version());
+  return ready_;
+}
+
+Mfrc522::Status Mfrc522::transceive(const uint8_t *tx, uint8_t tx_len, uint8_t bit_framing, uint8_t *rx,
+                                    uint8_t *rx_len, uint8_t *rx_last_bits, uint8_t *coll_pos) {
+  write_reg(REG_COMMAND, CMD_IDLE);
+  write_reg(REG_COM_IRQ, 0x7F);     // clear all interrupt request bits
+  write_reg(REG_FIFO_LEVEL, 0x80);  // flush the FIFO
+  for (uint8_t i = 0; i < tx_len; i++) write_reg(REG_FIFO_DATA, tx[i]);
+  write_reg(REG_BIT_FRAMING, bit_framing);
+  write_reg(REG_COMMAND, CMD_TRANSCEIVE);
+  write_reg(REG_BIT_FRAMING, (uint8_t)(bit_framing | 0x80)); // StartSend
+  uint32_t start = micros();
+  uint8_t irq;
+  for (;;) {
+    irq = read_reg(REG_COM_IRQ);
+    if (irq & 0x30) break;                     // RxIRq or IdleIRq: a frame was received
+    if (irq & 0x01) return ST_TIMEOUT;         // TimerIRq: no tag answered
+    if ((uint32_t)(micros() - start) > RFID_GUARD_US) return ST_ERROR;
+  }
+  write_reg(REG_BIT_FRAMING, bit_framing);
+  uint8_t err = read_reg(REG_ERROR);
+  if (err & 0x13) return ST_ERROR;             // BufferOvfl, ParityErr, ProtocolErr
+  uint8_t n = read_reg(REG_FIFO_LEVEL);
+  if (n > *rx_len) return ST_ERROR;
+  for (uint8_t i = 0; i < n; i++) rx[i] = read_reg(REG_FIFO_DATA);
+  *rx_len = n;
+  *rx_last_bits = (uint8_t)(read_reg(REG_CONTROL) & 0x07);
+  if (err & 0x08) {                            // CollErr
+    uint8_t coll = read_reg(REG_COLL);
+    if (coll & 0x20) return ST_ERROR;          // CollPosNotValid
+    *coll_pos = (uint8_t)((coll & 0x1F) == 0 ? 32 : (coll & 0x1F));
+    return ST_COLLISION;
+  }
+  return ST_OK;
+}
+
+bool Mfrc522::select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak) {
+  uint8_t buf[9];
+  memset(buf, 0, sizeof(buf));
+  buf[0] = sel;
+  uint8_t known = 0; // UID bits of this cascade level already known (collisions resolved so far)
+  for (uint8_t guard = 0;; guard++) {
+    if (guard > 32) return false;
+    uint8_t full = (uint8_t)(known / 8), extra = (uint8_t)(known % 8);
+    buf[1] = (uint8_t)(((2 + full) << 4) | extra); // NVB: bytes and bits we send
+    uint8_t rx[5];
+    uint8_t rx_len = sizeof(rx), last_bits = 0, coll = 0;
+    // RxAlign = TxLastBits = extra: the answer continues the partial byte we sent.
+    Status st = transceive(buf, (uint8_t)(2 + full + (extra ? 1 : 0)), (uint8_t)((extra << 4) | extra), rx,
+                           &rx_len, &last_bits, &coll);
+    if (st == ST_TIMEOUT || st == ST_ERROR) return false;
+    uint8_t at = (uint8_t)(2 + full);
+    for (uint8_t i = 0; i < rx_len && at + i < 7; i++) {
+      if (i == 0 && extra) {
+        uint8_t low = (uint8_t)((1 << extra) - 1); // bits we sent ourselves
+        buf[at] = (uint8_t)((buf[at] & low) | (rx[0] & (uint8_t)~low));
+      } else {
+        buf[at + i] = rx[i];
+      }
+    }
+    if (st == ST_COLLISION) {
+      // CollPos counts UID bits from 1 (as the widely used Arduino MFRC522 library reads it). Take the
+      // `1` branch: deterministic, so the same tag wins every poll.
+      if (coll <= known) return false;
+      known = coll;
+      buf[2 + (known - 1) / 8] |= (uint8_t)(1 << ((known - 1) % 8));
+      continue;
+    }
+    break;
+  }
+  if ((uint8_t)(buf[2] ^ buf[3] ^ buf[4] ^ buf[5]) != buf[6]) return false; // BCC
+  buf[1] = 0x70; // SELECT: all 40 bits
+  uint16_t crc = crc_a(buf, 7);
+  buf[7] = (uint8_t)(crc & 0xFF);
+  buf[8] = (uint8_t)(crc >> 8);
+  uint8_t rx[3];
+  uint8_t rx_len = sizeof(rx), last_bits = 0, coll = 0;
+  if (transceive(buf, 9, 0, rx, &rx_len, &last_bits, &coll) != ST_OK) return false;
+  if (rx_len != 3 || last_bits != 0) return false;
+  uint16_t sak_crc = crc_a(rx, 1);
+  if (rx[1] != (uint8_t)(sak_crc & 0xFF) || rx[2] != (uint8_t)(sak_crc >> 8)) return false;
+  *sak = rx[0];
+  memcpy(cl, buf + 2, 4);
+  return true;
+}
+
+void Mfrc522::halt() {
+  uint8_t buf[4] = {PICC_HLTA, 0x00, 0, 0};
+  uint16_t crc = crc_a(buf, 2);
+  buf[2] = (uint8_t)(crc & 0xFF);
+  buf[3] = (uint8_t)(crc >> 8);
+  uint8_t rx[2];
+  uint8_t rx_len = sizeof(rx), last_bits = 0, coll = 0;
+  transceive(buf, 4, 0, rx, &rx_len, &last_bits, &coll); // a halted tag does not answer: timeout = success
+}
+
+Mfrc522::Result Mfrc522::read_uid(TagUid *uid) {
+  if (!version_ok(version())) {
+    ready_ = false;
+    return FAULT;
+  }
+  if (!ready_ && !begin()) return FAULT; // the chip came back (re-plugged, brown-out): configure it again
+
+  uint8_t wupa = PICC_WUPA;
+  uint8_t atqa[2];
+  uint8_t rx_len = sizeof(atqa), last_bits = 0, coll = 0;
+  Status st = transceive(&wupa, 1, 0x07, atqa, &rx_len, &last_bits, &coll); // short frame: 7 bits
+  // Several tags with different ATQAs collide here; that is fine, anticollision sorts them out.
+  if (st == ST_TIMEOUT || st == ST_ERROR) return NO_TAG;
+
+  static const uint8_t sel[3] = {PICC_SEL_CL1, PICC_SEL_CL2, PICC_SEL_CL3};
+  uint8_t len = 0;
+  for (uint8_t level = 0; level < 3; level++) {
+    uint8_t cl[4], sak = 0;
+    if (!select_level(sel[level], cl, &sak)) return NO_TAG;
+    if (sak & SAK_UID_INCOMPLETE) {
+      if (cl[0] != PICC_CASCADE_TAG || level == 2) return NO_TAG;
+      memcpy(uid->bytes + len, cl + 1, 3);
+      len = (uint8_t)(len + 3);
+      continue;
+    }
+    memcpy(uid->bytes + len, cl, 4);
+    uid->len = (uint8_t)(len + 4);
+    halt();
+    return TAG;
+  }
+  return NO_TAG;
+}

@@ -1,0 +1,296 @@
+// The whole station firmware (station.cpp) on the Arduino fake, with HX711 and MFRC522 models: what the
+// host sees on the serial line for boot, commands, button, load cell and tags. Built twice: as a seat
+// station and (-DSTATION_KIND_PILE) as a pile station; each build runs the tests that apply to it.
+#include <Arduino.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "fake.h"
+#include "fake_devices.h"
+#include "pins.h"
+#include "protocol.h"
+#include "station.h"
+
+namespace {
+
+struct Rig {
+  FakeHx711 hx;
+  FakeMfrc522 rfid;
+
+  explicit Rig(bool keep_eeprom = false) {
+    uint8_t saved[fake::kEepromSize];
+    memcpy(saved, fake::eeprom, sizeof(saved));
+    fake::reset();
+    if (keep_eeprom) memcpy(fake::eeprom, saved, sizeof(saved));
+    hx.attach(PIN_HX711_DOUT, PIN_HX711_SCK);
+    rfid.attach(PIN_RFID_SS);
+    fake::now_us = 1000000; // the bootloader took a while
+    fake::on_write = [this](uint8_t p, uint8_t l) {
+      hx.on_write(p, l);
+      rfid.on_write(p, l);
+    };
+    fake::on_time = [this]() { hx.on_time(); };
+    fake::spi_device = [this](uint8_t out) { return rfid.spi(out); };
+  }
+
+  void boot() { station_setup(); }
+
+  void run_ms(uint32_t ms) {
+    uint64_t end = fake::now_us + (uint64_t)ms * 1000;
+    while (fake::now_us < end) {
+      fake::advance_us(1000);
+      station_loop();
+    }
+  }
+
+  // Every line sent since the last call, each checked for framing, returned without `*XX`.
+  std::vector<std::string> lines() {
+    std::vector<std::string> out;
+    std::string all = fake::take_serial();
+    size_t start = 0;
+    for (size_t nl = all.find('\n'); nl != std::string::npos; nl = all.find('\n', start)) {
+      std::string line = all.substr(start, nl - start);
+      size_t plen = 0;
+      CHECK_EQ((int)proto_check_frame(line.data(), line.size(), &plen), STATUS_OK);
+      out.push_back(line.substr(0, plen));
+      start = nl + 1;
+    }
+    CHECK_EQ(start, all.size()); // nothing unterminated
+    return out;
+  }
+
+  static std::string cmd(const std::string &payload) {
+    char crc[4];
+    snprintf(crc, sizeof(crc), "%02X", proto_crc8(payload.data(), payload.size()));
+    return payload + "*" + crc + "\n";
+  }
+
+  std::vector<std::string> send(const std::string &payload, uint32_t run = 1) {
+    fake::send_serial(cmd(payload));
+    run_ms(run);
+    return lines();
+  }
+};
+
+// "E <seq> <t> REST" -> "REST", checking seq and returning t.
+std::string event_body(const std::string &line, uint32_t seq, uint32_t *t = nullptr) {
+  unsigned long s = 0, tt = 0;
+  int used = 0;
+  if (sscanf(line.c_str(), "E %lu %lu %n", &s, &tt, &used) != 2) return "not an event: " + line;
+  CHECK_EQ((uint32_t)s, seq);
+  if (t) *t = (uint32_t)tt;
+  return line.substr((size_t)used);
+}
+
+} // namespace
+
+#if STATION_HAS_PAD
+
+TEST(station_banner_and_boot_counter) {
+  Rig rig;
+  rig.boot();
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)1);
+  CHECK_EQ(l.at(0), std::string("ZT " FW_VERSION " proto=1 kind=seat id=unset boot=1"));
+  Rig again(true); // same EEPROM: a reset
+  again.boot();
+  CHECK_EQ(again.lines().at(0), std::string("ZT " FW_VERSION " proto=1 kind=seat id=unset boot=2"));
+}
+
+TEST(station_ping_info_and_bad_lines) {
+  Rig rig;
+  rig.boot();
+  rig.lines();
+  fake::send_serial(Rig::cmd("7 ping"));
+  uint32_t t = micros() + 1000; // the line is read in the next loop pass
+  rig.run_ms(1);
+  CHECK_EQ(rig.lines().at(0), "ok 7 t=" + std::to_string(t));
+  CHECK_EQ(rig.send("8 info").at(0), std::string("ok 8 fw=" FW_VERSION " proto=1 kind=seat id=unset boot=1"));
+  fake::send_serial("9 ping*00\n7 ping\n");
+  rig.run_ms(1);
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)2);
+  CHECK_EQ(l.at(0), std::string("err - 4"));
+  CHECK_EQ(l.at(1), std::string("err - 3"));
+  fake::send_serial(std::string(300, 'x') + "\n");
+  rig.run_ms(1);
+  CHECK_EQ(rig.lines().at(0), std::string("err - 1"));
+  CHECK_EQ(rig.send("10 zap").at(0), std::string("err 10 6"));
+  CHECK_EQ(rig.send("11 lamp blink 1 400 0").at(0), std::string("err 11 8"));
+  // Two commands in one write: two replies, in order.
+  fake::send_serial(Rig::cmd("12 lamp on") + Rig::cmd("13 lamp off"));
+  rig.run_ms(1);
+  l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)2);
+  CHECK_EQ(l.at(0), std::string("ok 12"));
+  CHECK_EQ(l.at(1), std::string("ok 13"));
+}
+
+TEST(station_id_set_persists) {
+  Rig rig;
+  rig.boot();
+  rig.lines();
+  CHECK_EQ(rig.send("1 id set seat-3").at(0), std::string("ok 1 id=seat-3"));
+  Rig again(true);
+  again.boot();
+  CHECK_EQ(again.lines().at(0), std::string("ZT " FW_VERSION " proto=1 kind=seat id=seat-3 boot=2"));
+  fake::eeprom_broken = true;
+  CHECK_EQ(again.send("2 id set seat-4").at(0), std::string("err 2 12"));
+  CHECK_EQ(again.send("3 info").at(0), std::string("ok 3 fw=" FW_VERSION " proto=1 kind=seat id=seat-3 boot=2"));
+}
+
+TEST(station_button_events_carry_the_first_edge) {
+  Rig rig;
+  rig.boot();
+  rig.lines();
+  uint32_t t0 = micros() + 123;
+  fake::now_us += 123;
+  fake::set_input(PIN_BUTTON, LOW); // pressed (to GND): the ISR takes micros()
+  fake::now_us += 400;
+  fake::set_input(PIN_BUTTON, HIGH); // bounce
+  fake::now_us += 300;
+  fake::set_input(PIN_BUTTON, LOW);
+  rig.run_ms(3);
+  CHECK(rig.lines().empty()); // still settling
+  rig.run_ms(10);
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)1);
+  uint32_t t = 0;
+  CHECK_EQ(event_body(l.at(0), 0, &t), std::string("BTN+"));
+  CHECK_EQ(t, t0);
+  uint32_t t1 = micros();
+  fake::set_input(PIN_BUTTON, HIGH);
+  rig.run_ms(10);
+  l = rig.lines();
+  CHECK_EQ(event_body(l.at(0), 1, &t), std::string("BTN-"));
+  CHECK_EQ(t, t1);
+}
+
+TEST(station_scale_tare_calibrate_weigh) {
+  Rig rig;
+  rig.hx.value = 1000;
+  rig.boot();
+  rig.run_ms(1000);
+  CHECK_EQ(rig.lines().size(), (size_t)1); // the banner; uncalibrated: no weight events
+  CHECK_EQ(rig.send("1 scale").at(0), std::string("ok 1 tare=0 per_kg=0"));
+  fake::send_serial(Rig::cmd("2 tare") + Rig::cmd("3 ping"));
+  rig.run_ms(500);
+  CHECK(rig.lines().empty()); // tare waits for 8 samples; the ping waits behind it
+  rig.run_ms(500);
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)2);
+  CHECK_EQ(l.at(0), std::string("ok 2 tare=1000"));
+  CHECK_EQ(l.at(1).substr(0, 7), std::string("ok 3 t="));
+  rig.hx.value = 1000 + 210000; // 500 g at 420000 counts/kg
+  rig.run_ms(300);
+  rig.lines();
+  CHECK_EQ(rig.send("4 calibrate 500", 1000).at(0), std::string("ok 4 per_kg=420000"));
+  rig.run_ms(600); // the filter settles on five samples
+  std::vector<std::string> w = rig.lines();
+  CHECK_EQ(w.size(), (size_t)1);
+  CHECK_EQ(event_body(w.at(0), 0), std::string("W 500.0 S"));
+  rig.hx.value = 1000 + 210000 + 4200; // +10 g
+  rig.run_ms(1000);
+  w = rig.lines();
+  CHECK_EQ(w.size(), (size_t)2);
+  CHECK_EQ(event_body(w.at(0), 1), std::string("W 510.0 U"));
+  CHECK_EQ(event_body(w.at(1), 2), std::string("W 510.0 S"));
+  CHECK_EQ(rig.send("5 raw", 200).at(0), std::string("ok 5 raw=215200"));
+  CHECK_EQ(rig.send("6 stream on").at(0), std::string("ok 6"));
+  rig.run_ms(1000);
+  CHECK_EQ(rig.lines().size(), (size_t)10); // every sample while streaming
+  rig.send("7 stream off");
+  rig.run_ms(1000);
+  CHECK(rig.lines().empty());
+  CHECK_EQ(rig.hx.pulses_with_irq_enabled, 0);
+}
+
+TEST(station_scale_missing) {
+  Rig rig;
+  rig.hx.connected = false;
+  rig.boot();
+  rig.run_ms(1500);
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)2);
+  CHECK_EQ(event_body(l.at(1), 0), std::string("FAULT+ scale"));
+  CHECK_EQ(rig.send("1 tare", 2500).at(0), std::string("err 1 10"));
+  rig.hx.connected = true;
+  rig.run_ms(200);
+  CHECK_EQ(event_body(rig.lines().at(0), 1), std::string("FAULT- scale"));
+}
+
+TEST(station_lamp_blinks) {
+  Rig rig;
+  rig.boot();
+  rig.send("1 lamp blink 100 100 2");
+  int changes = 0;
+  uint8_t last = fake::pin_level[PIN_LAMP];
+  for (int i = 0; i < 600; i++) {
+    rig.run_ms(1);
+    if (fake::pin_level[PIN_LAMP] != last) changes++;
+    last = fake::pin_level[PIN_LAMP];
+  }
+  CHECK_EQ(changes, 3); // on(100) off(100) on(100) off: three edges after the first
+  CHECK_EQ((int)fake::pin_level[PIN_LAMP], LOW);
+}
+
+#else // pile station
+
+TEST(station_pile_banner_and_unsupported_commands) {
+  Rig rig;
+  rig.boot();
+  CHECK_EQ(rig.lines().at(0), std::string("ZT " FW_VERSION " proto=1 kind=pile id=unset boot=1"));
+  CHECK_EQ(rig.send("1 tare").at(0), std::string("err 1 9"));
+  CHECK_EQ(rig.send("2 lamp on").at(0), std::string("err 2 9"));
+  CHECK_EQ(rig.send("3 raw").at(0), std::string("err 3 9"));
+  CHECK_EQ(rig.send("4 ping").at(0).substr(0, 7), std::string("ok 4 t="));
+}
+
+#endif
+
+// Both kinds have the reader.
+TEST(station_tag_arrives_and_leaves) {
+  Rig rig;
+  rig.boot();
+  rig.run_ms(100);
+  rig.lines();
+  rig.rfid.uid = {0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66};
+  rig.run_ms(60);
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)1);
+  CHECK_EQ(event_body(l.at(0), 0), std::string("TAG+ 04112233445566"));
+  rig.run_ms(500);
+  CHECK(rig.lines().empty()); // read every poll, reported once
+  rig.rfid.uid.clear();
+  uint32_t gone = micros();
+  rig.run_ms(60);
+  CHECK(rig.lines().empty()); // one miss is not enough
+  rig.run_ms(60);
+  l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)1);
+  uint32_t t = 0;
+  CHECK_EQ(event_body(l.at(0), 1, &t), std::string("TAG- 04112233445566"));
+  CHECK(t >= gone && t - gone <= RFID_POLL_MS * 1000 + 5000); // the first missed poll
+}
+
+TEST(station_rfid_missing_then_back) {
+  Rig rig;
+  rig.rfid.connected = false;
+  rig.boot();
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)2);
+  CHECK_EQ(event_body(l.at(1), 0), std::string("FAULT+ rfid"));
+  rig.run_ms(200);
+  CHECK(rig.lines().empty()); // reported once
+  rig.rfid.connected = true;
+  rig.rfid.uid = {1, 2, 3, 4};
+  rig.run_ms(200);
+  l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)2);
+  CHECK_EQ(event_body(l.at(0), 1), std::string("FAULT- rfid"));
+  CHECK_EQ(event_body(l.at(1), 2), std::string("TAG+ 01020304"));
+}
