@@ -3,6 +3,7 @@
  * (`zaptable help COMMAND` or `zaptable COMMAND --help`).
  */
 import { UsageError } from './args.ts';
+import { benchCommand, benchHelp } from './commands/bench.ts';
 import { demoCommand, demoHelp } from './commands/demo.ts';
 import { replayCommand, replayHelp } from './commands/replay.ts';
 import { scenarioCommand, scenarioHelp } from './commands/scenario.ts';
@@ -20,6 +21,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   simulate: { summary: 'bots play complete games; prints throughput and outcome statistics', help: simulateHelp, run: simulateCommand },
   replay: { summary: 'apply an action log and print the resulting view', help: replayHelp, run: replayCommand },
   scenario: { summary: 'run rule scenario files and report pass/fail per case', help: scenarioHelp, run: scenarioCommand },
+  bench: { summary: 'benchmarks that print figures (timing)', help: benchHelp, run: benchCommand },
 };
 
 export function usage(): string {
@@ -58,7 +60,7 @@ export async function main(argv: readonly string[], io: Output = processOutput):
     io.err(`zaptable: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  if ((rest.includes('--help') || rest.includes('-h')) && !(name === 'bench' && rest.length > 1)) {
     io.out(command.help);
     return 0;
   }

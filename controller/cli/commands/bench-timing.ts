@@ -35,17 +35,18 @@ function separationLabel(sepUs: number): string {
   return sepUs >= 1000 ? `${sepUs / 1000} ms` : `${sepUs} us`;
 }
 
+const WIDTHS = [12, 7, 11, 10, 10, 14, 10] as const;
+
+function columns(cells: readonly string[]): string {
+  return cells.map((text, i) => text.padStart(WIDTHS[i] ?? 10)).join('');
+}
+
 function row(c: CellFigures): string {
-  const cols = [
-    separationLabel(c.separationUs).padStart(8),
-    String(c.pairs).padStart(7),
-    pct(c.arbitration.correct, c.pairs).padStart(10),
-    pct(c.arbitration.tie, c.pairs).padStart(10),
-    pct(c.arbitration.wrong, c.pairs).padStart(10),
-    pct(c.arrival.correct, c.pairs).padStart(13),
-    pct(c.arrival.wrong, c.pairs).padStart(10),
-  ];
-  return `  ${cols.join('')}`;
+  return columns([
+    separationLabel(c.separationUs), String(c.pairs),
+    pct(c.arbitration.correct, c.pairs), pct(c.arbitration.tie, c.pairs), pct(c.arbitration.wrong, c.pairs),
+    pct(c.arrival.correct, c.pairs), pct(c.arrival.wrong, c.pairs),
+  ]);
 }
 
 /** The human-readable report, one string per line. */
@@ -63,8 +64,8 @@ export function formatTimingReport(f: TimingBenchFigures, pingMs: number, banner
     'Ties are counted in their own column: a tie is neither correct nor wrong. "correct" counts only pairs put',
     'in the true order, so every tie counts against the goals. Arrival order always decides (no ties).',
     '',
-    '                      --------- our arbitration ---------   ---- arrival order ----',
-    '  separation  pairs     correct       tie     wrong        correct     wrong',
+    `${' '.repeat(19)}${'---- our arbitration ----'.padStart(31)}${'--- arrival order ---'.padStart(24)}`,
+    columns(['separation', 'pairs', 'correct', 'tie', 'wrong', 'correct', 'wrong']),
   ];
   for (const kind of ['same-station', 'cross-station'] as const) {
     lines.push(kind === 'same-station' ? '  same station' : '  across stations');

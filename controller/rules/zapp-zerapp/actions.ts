@@ -1,5 +1,5 @@
 /**
- * The action vocabulary (documented in docs/rules-engine/zapp-zerapp.md) and its shape check. `parseAction`
+ * The action vocabulary (documented in docs/rules-engine.md (Zapp Zerapp)) and its shape check. `parseAction`
  * checks form only; legality is `apply`'s job.
  */
 import { VIOLATION_KINDS, type ViolationKind } from './state.ts';

@@ -1,5 +1,5 @@
 /**
- * Public surface of the Zapp Zerapp rules engine (rules-spec Part B). See docs/rules-engine/zapp-zerapp.md.
+ * Public surface of the Zapp Zerapp rules engine (rules-spec Part B). See docs/rules-engine.md (Zapp Zerapp).
  */
 export { zappZerappEngine, applyAction, gameResult } from './engine.ts';
 export { ZAPP_REJECTIONS, type ZappRejectionCode, type ZappOutcome } from './rejections.ts';

@@ -1,6 +1,6 @@
 /**
  * `fromScenario(setup)`: a state from a compact, possibly mid-game description (format in
- * docs/rules-engine/zapp-zerapp.md, "Scenario setup"). Every inconsistency is reported at once as BAD_SETUP.
+ * docs/rules-engine.md (Zapp Zerapp), "Scenario setup"). Every inconsistency is reported at once as BAD_SETUP.
  */
 import { applied } from '../common/outcome.ts';
 import type { Loc } from './board.ts';

@@ -1,6 +1,6 @@
 /**
  * The Zip-Zap rules engine (rules spec Part A). Pure functions over plain JSON; see
- * docs/rules-engine/zip-zap.md for the action vocabulary, the rejection codes, the events and the views.
+ * docs/rules-engine.md (Zip-Zap) for the action vocabulary, the rejection codes, the events and the views.
  */
 export { zipZapEngine } from './engine.ts';
 export { ZIP_REJECTIONS, type ZipRejectionCode, type ZipRejection } from './rejections.ts';

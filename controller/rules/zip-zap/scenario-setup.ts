@@ -1,5 +1,5 @@
 /**
- * `fromScenario`: a state built from a compact mid-game description (docs/rules-engine/zip-zap.md,
+ * `fromScenario`: a state built from a compact mid-game description (docs/rules-engine.md (Zip-Zap),
  * "Scenario setup"). Cards that the description does not place still get exactly one place, so the
  * card-place invariant holds: unmentioned cards of suits in play go to the reserve, or, when the reserve is
  * given, under the pile as cards played earlier; a ZAP that is in no hand and not on the pile was used earlier

@@ -183,7 +183,7 @@ describe('fromScenario (BAD_SETUP)', () => {
 });
 
 it('has a description for every rejection code, and documents each one', () => {
-  const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'rules-engine', 'zapp-zerapp.md'), 'utf8');
+  const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'rules-engine.md'), 'utf8');
   for (const [code, text] of Object.entries(ZAPP_REJECTIONS)) {
     expect(code).toMatch(/^[A-Z_]+$/);
     expect(text.length).toBeGreaterThan(10);

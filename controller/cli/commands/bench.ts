@@ -1,0 +1,40 @@
+/**
+ * `zaptable bench NAME`: benchmarks that print figures (never timed tests). Each benchmark is its own module;
+ * this file only dispatches.
+ */
+import { UsageError } from '../args.ts';
+import type { Output } from '../output.ts';
+import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
+
+interface Benchmark {
+  readonly summary: string;
+  readonly help: string;
+  run(argv: readonly string[], io: Output): number | Promise<number>;
+}
+
+const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
+  timing: {
+    summary: 'clock sync and first-press arbitration vs host arrival order, on simulated stations',
+    help: benchTimingHelp,
+    run: benchTimingCommand,
+  },
+};
+
+export const benchHelp = `zaptable bench NAME [options]
+
+Benchmarks print their figures; they are measurements, not pass/fail tests.
+
+${Object.entries(BENCHMARKS).map(([name, b]) => `  ${name.padEnd(10)} ${b.summary}`).join('\n')}
+
+Run \`zaptable bench NAME --help\` for a benchmark's options.`;
+
+export async function benchCommand(argv: readonly string[], io: Output): Promise<number> {
+  const [name, ...rest] = argv;
+  const bench = BENCHMARKS[name ?? ''];
+  if (!bench) throw new UsageError(name === undefined ? 'bench needs a NAME' : `unknown benchmark "${name}"`);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(bench.help);
+    return 0;
+  }
+  return bench.run(rest, io);
+}
