@@ -1,0 +1,130 @@
+/**
+ * The one hardware interface of the table (design principle 3). Three implementations sit behind it: serial
+ * seat stations (our firmware over USB serial), the johnny-five buzzer hub (StandardFirmata), and the
+ * simulated table. The table runtime sees only this file's types.
+ *
+ * Times: every event carries its time twice — as the station stamped it (`deviceUs`, unwrapped, comparable
+ * only within one station boot = `epoch`) and mapped to the controller's monotonic clock (`hostUs`) with the
+ * half width of the interval that holds the true time (`uncertaintyUs`). Host-stamped sources (the
+ * johnny-five hub) set `source: 'host'` and state their own uncertainty honestly. Arbitration
+ * (`clock/arbitration.ts`) decides "who was first" from these fields and reports overlaps as ties.
+ */
+
+/** A station's id as announced in its boot banner (not its port path: ports change, ids do not). */
+export type StationId = string;
+
+/** Where an event's time comes from. */
+export type TimeSource = 'device' | 'host';
+
+/** When something happened. */
+export interface EventTime {
+  /** 'device': stamped by the station's firmware with micros(); 'host': stamped by the controller on arrival. */
+  readonly source: TimeSource;
+  /** The station boot the stamp belongs to (increments when a station restarts). Host-stamped: 0. */
+  readonly epoch: number;
+  /** Unwrapped device time in µs (host-stamped: equal to hostUs). */
+  readonly deviceUs: number;
+  /** The raw 32-bit `micros()` value from the line, for the log and disputes (host-stamped: undefined). */
+  readonly rawUs?: number;
+  /** Controller monotonic time in µs (see `Clock`). */
+  readonly hostUs: number;
+  /** Half width in µs of the interval holding the true controller time; Infinity before the first sync. */
+  readonly uncertaintyUs: number;
+}
+
+interface EventBase {
+  readonly station: StationId;
+  readonly time: EventTime;
+  /** The station's event sequence number (gaps mean lost lines); undefined for host-stamped sources. */
+  readonly seq?: number;
+}
+
+/** A typed sensor event. */
+export type SensorEvent =
+  | (EventBase & { readonly kind: 'tag-arrived'; readonly uid: string })
+  | (EventBase & { readonly kind: 'tag-left'; readonly uid: string })
+  | (EventBase & { readonly kind: 'weight-settled'; readonly grams: number })
+  | (EventBase & { readonly kind: 'button-pressed'; readonly button: string })
+  | (EventBase & { readonly kind: 'button-released'; readonly button: string });
+
+export type SensorEventKind = SensorEvent['kind'];
+
+/** Lamp patterns every implementation understands. */
+export type LampPattern = 'off' | 'on' | 'blink-slow' | 'blink-fast' | 'pulse' | 'error';
+
+/** Per-station counters of things that went wrong; never reset while the controller runs. */
+export interface ErrorCounters {
+  /** Lines that failed to parse or had a bad checksum (rejected, never executed). */
+  readonly badLines: number;
+  /** Lost events detected from sequence-number gaps. */
+  readonly lostEvents: number;
+  /** Commands that got no reply in time. */
+  readonly timeouts: number;
+  /** Commands answered with `err <code>`. */
+  readonly commandErrors: number;
+  /** Station restarts seen (banner or time jump). */
+  readonly resets: number;
+  /** Disconnections (unplugged, port error). */
+  readonly disconnects: number;
+}
+
+/** How a station is doing, for the dashboard and the referee. */
+export interface StationHealth {
+  readonly station: StationId;
+  readonly kind: 'seat' | 'pile' | 'hub' | 'simulated';
+  readonly online: boolean;
+  /** Firmware version and protocol version from the banner (hub: Firmata version). */
+  readonly firmware?: string;
+  readonly protocol?: number;
+  /** Where it is connected now (port path), for people; identification is by `station`. */
+  readonly port?: string;
+  /** Controller time (ms since the epoch, wall clock) of the last line or event received. */
+  readonly lastSeenMs?: number;
+  readonly errors: ErrorCounters;
+  /** Clock sync figures; undefined for host-stamped sources or before the first sync. */
+  readonly clock?: {
+    readonly offsetUs: number;
+    readonly driftPpm: number;
+    readonly uncertaintyUs: number;
+  };
+}
+
+/** The answer to a command sent to a station. */
+export type CommandResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+/** The controller's monotonic clock in µs. Injected so that tests and simulations control time. */
+export interface Clock {
+  nowUs(): number;
+  /** Wall-clock time in ms since 1970, for "last seen" figures. */
+  wallMs(): number;
+}
+
+export const systemClock: Clock = {
+  nowUs: () => Number(process.hrtime.bigint() / 1000n),
+  wallMs: () => Date.now(),
+};
+
+/**
+ * A source of sensor events and a sink of lamp/sound commands. Contract:
+ * - `start()` resolves once the implementation is running (stations may still come online later, each
+ *   reported through `onHealth`); it rejects only for a configuration that cannot work at all.
+ * - Events are delivered in arrival order; ordering by time is arbitration's job, not the driver's.
+ * - A bad line, a station unplugged, a timeout: counted in the station's health, never thrown.
+ * - `stop()` closes every port and timer; it is safe to call twice.
+ */
+export interface TableHardware {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Subscribes to sensor events; returns the unsubscribe function. */
+  onEvent(listener: (event: SensorEvent) => void): () => void;
+  /** Subscribes to health changes (online/offline, errors, clock); returns the unsubscribe function. */
+  onHealth(listener: (health: StationHealth) => void): () => void;
+  /** The current health of every known station. */
+  health(): StationHealth[];
+  /** Sets a station's lamp. Resolves with the station's answer (or a timeout/offline error). */
+  setLamp(station: StationId, pattern: LampPattern): Promise<CommandResult>;
+}
+
+export const NO_ERRORS: ErrorCounters = { badLines: 0, lostEvents: 0, timeouts: 0, commandErrors: 0, resets: 0, disconnects: 0 };
