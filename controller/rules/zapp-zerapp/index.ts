@@ -17,3 +17,4 @@ export type { ZappView, SecretBarrels } from './view.ts';
 export { fromScenario } from './scenario-setup.ts';
 export { VIOLATION_KINDS } from './state.ts';
 export type { ZappState, BarrelLoc, Phase, PlayerState, RevealEntry, RevealState, ClaimWindow, Violation, ViolationKind } from './state.ts';
+export { placedBarrel } from './round.ts';

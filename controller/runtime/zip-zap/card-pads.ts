@@ -1,0 +1,106 @@
+/**
+ * Zip-Zap on the sensor table (rules-spec C.3). Pure decisions from sensor events:
+ * - a card read on a seat pad is a play by that seat (a ZAP card tapped is that player's ZAP); a card read at
+ *   the pile station is a play by its owner, known from the registered hands, or the start flip;
+ * - the seat's ZAP button is the ZAP call (ZIP-42: the buzzer);
+ * - plays are not applied one by one as they arrive: they are queued with their mapped device time and the
+ *   runtime applies them as one `plays` batch in time order (ZIP-45: "only the first card down counts");
+ * - hand registration (TABLE dealing) and end-of-round scoring collect the cards laid on a pad; the seat's
+ *   button (or the expected card count) completes them.
+ */
+import type { SensorEvent, StationId } from '../../hardware/interface.ts';
+import type { PlaySpec, ZipZapState } from '../../rules/zip-zap/index.ts';
+import { action, type Intent } from '../intents.ts';
+import type { Pads } from '../pads/pad-state.ts';
+import { lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
+
+export interface ZipTableContext {
+  readonly seatOfStation: Readonly<Record<StationId, string>>;
+  /** The station under the discard pile, if there is one. */
+  readonly pileStation?: StationId;
+  readonly registry: TagRegistry;
+}
+
+/** A play waiting for the arbitration window, with its mapped time. */
+export type ZipInput = Intent | { readonly kind: 'queue-play'; readonly play: PlaySpec & { readonly at: number } };
+
+/** Zip-Zap card ids on a pad. */
+export function cardsOnPad(pads: Pads, station: StationId, registry: TagRegistry): string[] {
+  const out: string[] = [];
+  for (const uid of pads[station]?.tags ?? []) {
+    const item = lookupTag(registry, uid);
+    if (item && item.kind !== 'barrel') out.push(item.card);
+  }
+  return out;
+}
+
+function ownerOf(state: ZipZapState, card: string): string | undefined {
+  for (const p of state.players) {
+    if (state.handKnown[p] && state.hands[p]?.includes(card)) return p;
+  }
+  return Object.entries(state.zapOf).find(([, zap]) => zap === card)?.[0];
+}
+
+/** How many cards a hand registration expects: the dealt hand plus the ZAP. */
+function expectedHand(state: ZipZapState, player: string): number {
+  return state.handCounts[player] ?? 0;
+}
+
+/** Decisions for one sensor event (`padsAfter` already includes it). */
+export function cardEventIntents(state: ZipZapState, padsAfter: Pads, event: SensorEvent, ctx: ZipTableContext): ZipInput[] {
+  const at = event.time.hostUs / 1000;
+  const player = ctx.seatOfStation[event.station];
+  if (event.kind === 'button-pressed') {
+    if (player === undefined) return [];
+    return buttonIntents(state, padsAfter, event.station, player, at, ctx);
+  }
+  if (event.kind !== 'tag-arrived') return [];
+  const item = lookupTag(ctx.registry, event.uid);
+  if (!item) return [{ kind: 'notice', code: 'UNKNOWN_TAG', message: `tag ${event.uid} is not enrolled (run zaptable enroll)`, station: event.station }];
+  if (item.kind === 'barrel') return [{ kind: 'notice', code: 'WRONG_ITEM', message: `a Zapp Zerapp barrel on a Zip-Zap pad`, station: event.station }];
+  const card = item.card;
+  const mode = state.mode.kind;
+
+  if (event.station === ctx.pileStation) {
+    if (mode === 'START') return [action({ type: 'flip', card, at })];
+    const owner = ownerOf(state, card);
+    if (owner === undefined) {
+      return [{ kind: 'notice', code: 'OWNER_UNKNOWN', message: `${card} landed on the pile but nobody's registered hand holds it: play it on your own pad`, station: event.station }];
+    }
+    return [{ kind: 'queue-play', play: { player: owner, card, at } }];
+  }
+  if (player === undefined) return [{ kind: 'notice', code: 'NOT_A_SEAT', message: `${event.station} is not a seat of this table`, station: event.station }];
+
+  if (mode === 'DEALING') {
+    const cards = cardsOnPad(padsAfter, event.station, ctx.registry);
+    return cards.length === expectedHand(state, player) ? [action({ type: 'register-hand', player, cards, at })] : [];
+  }
+  if (mode === 'ROUND_OVER') {
+    const cards = cardsOnPad(padsAfter, event.station, ctx.registry);
+    const pending = state.mode.pending.includes(player);
+    return pending && cards.length === expectedHand(state, player) ? [action({ type: 'score-hand', player, cards, at })] : [];
+  }
+  if (mode === 'START') return [action({ type: 'flip', card, at })];
+  if (mode === 'GAME_OVER') return [];
+  return [{ kind: 'queue-play', play: { player, card, at } }];
+}
+
+/** The seat button: ZAP in play; "this is my whole hand" while registering or scoring. */
+function buttonIntents(
+  state: ZipZapState, pads: Pads, station: StationId, player: string, at: number, ctx: ZipTableContext,
+): ZipInput[] {
+  switch (state.mode.kind) {
+    case 'DEALING':
+      return [action({ type: 'register-hand', player, cards: cardsOnPad(pads, station, ctx.registry), at })];
+    case 'ROUND_OVER':
+      if (state.mode.pending.includes(player)) return [action({ type: 'score-hand', player, cards: cardsOnPad(pads, station, ctx.registry), at })];
+      return [action({ type: 'next-round', at })];
+    case 'RACE':
+    case 'PAUSED':
+      return [{ kind: 'queue-play', play: { player, zap: true, at } }];
+    case 'START':
+    case 'OPEN_START':
+    case 'GAME_OVER':
+      return [];
+  }
+}
