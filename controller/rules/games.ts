@@ -4,7 +4,7 @@
  */
 import type { BaseAction, GameEngine, GameId } from './engine.ts';
 import { zappZerappEngine } from './zapp-zerapp/index.ts';
-import { zipZapEngine } from './zip-zap/index.ts';
+import { toPublicEvent as zipPublicEvent, zipZapEngine, type ZipZapEvent } from './zip-zap/index.ts';
 
 /** An engine with its types erased, for code that handles either game. */
 export type AnyEngine = GameEngine<unknown, BaseAction, unknown, unknown, string, unknown>;
@@ -20,4 +20,19 @@ export function getEngine(id: GameId): AnyEngine {
 
 export function isGameId(value: unknown): value is GameId {
   return value === 'zip-zap' || value === 'zapp-zerapp';
+}
+
+/**
+ * The events that may be published, with secrets removed (design principle 2). Zip-Zap drops the ORACLE's
+ * private stuck knowledge and the cards of refused plays; Zapp Zerapp events carry no barrel number before
+ * the reveal, so they are all public.
+ */
+export function toPublicEvents(id: GameId, events: readonly unknown[]): unknown[] {
+  if (id === 'zapp-zerapp') return [...events];
+  const out: unknown[] = [];
+  for (const e of events) {
+    const p = zipPublicEvent(e as ZipZapEvent);
+    if (p !== null) out.push(p);
+  }
+  return out;
 }

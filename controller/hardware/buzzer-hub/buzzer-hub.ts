@@ -1,0 +1,288 @@
+/**
+ * The johnny-five buzzer hub: one board running StandardFirmata (or any johnny-five IO plugin) with big
+ * event buzzers, their lamps and a piezo, behind the table's hardware interface (design principle 3).
+ * Every button is a station of kind `hub`; its events are stamped on the host with a stated uncertainty
+ * (host-timestamp.ts), since Firmata carries no time. See docs/buzzer-hub.md.
+ */
+import five from 'johnny-five';
+import type { Board, Piezo } from 'johnny-five';
+import { systemClock, type Clock, type CommandResult, type EventTime, type LampPattern, type SensorEvent, type StationHealth, type StationId, type TableHardware } from '../interface.ts';
+import { resolveHubConfig, type BuzzerHubOptions, type HubConfig } from './hub-config.ts';
+import { hubError, OK } from './hub-errors.ts';
+import { clearConnectTimers, closeTransport, describeFirmware, type HubIo } from './hub-io.ts';
+import { HubStation } from './hub-station.ts';
+import { backlogWindowUs, hostEventTime, latencyBounds, ReportWindow } from './host-timestamp.ts';
+import { applyLampPattern } from './lamp-patterns.ts';
+import { rawButtonController } from './raw-button-controller.ts';
+
+/** The longest beep: a winner's sound, not a siren (the piezo is toggled by the host, see `beep`). */
+const MAX_BEEP_MS = 10_000;
+
+export class BuzzerHub implements TableHardware {
+  private config: HubConfig | undefined;
+  private board: Board | undefined;
+  private io: HubIo | undefined;
+  private piezo: Piezo | undefined;
+  private stations = new Map<StationId, HubStation>();
+  private window = new ReportWindow(0);
+  private readonly eventListeners = new Set<(event: SensorEvent) => void>();
+  private readonly healthListeners = new Set<(health: StationHealth) => void>();
+  private readyTimer: NodeJS.Timeout | undefined;
+  private beepTimer: NodeJS.Timeout | undefined;
+  private settleStart: ((error?: Error) => void) | undefined;
+  private connectFailed = false;
+  private stopping: Promise<void> | undefined;
+
+  /** Opens nothing: `start()` does. `clock` stamps events (inject a fake one in tests). */
+  constructor(private readonly options: BuzzerHubOptions, private readonly clock: Clock = systemClock) {}
+
+  /**
+   * Validates the configuration (rejects, listing every problem, if it cannot work), creates the board and
+   * waits up to `readyTimeoutMs` for it. A board that fails or does not answer in time leaves the stations
+   * offline with the failure counted (`disconnects` or `timeouts`), and `start()` resolves all the same.
+   */
+  async start(): Promise<void> {
+    if (this.board !== undefined || this.stopping !== undefined) return;
+    const { config, errors } = resolveHubConfig(this.options);
+    if (errors.length > 0) throw new Error(`buzzer hub: invalid configuration:\n  ${errors.join('\n  ')}`);
+    this.config = config;
+    this.window = new ReportWindow(backlogWindowUs(config.latency));
+    this.stations = new Map(config.buttons.map((b) => [b.id, new HubStation(b, config.debounceMs, (e) => {
+      this.emitEvent(e);
+    })]));
+    if (typeof config.io === 'string') for (const station of this.stations.values()) station.port = config.io;
+
+    const ready = new Promise<void>((resolve, reject) => {
+      this.settleStart = (error) => {
+        this.settleStart = undefined;
+        if (this.readyTimer !== undefined) clearTimeout(this.readyTimer);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+    });
+    const common = { repl: false, debug: false, timeout: config.readyTimeoutMs };
+    // `sigint: false`: johnny-five would otherwise install a SIGINT handler that force-exits the process.
+    const boardOptions: five.BoardOption & { sigint: boolean } = typeof config.io === 'string'
+      ? { ...common, sigint: false, port: config.io }
+      : { ...common, sigint: false, io: config.io() };
+    let board: Board;
+    try {
+      board = new five.Board(boardOptions);
+    } catch (error) {
+      // johnny-five emits a failure to create the IO (e.g. serialport's native addon missing) as an 'error'
+      // inside the constructor, before any listener can exist: it arrives here as a thrown log event.
+      const message = error instanceof Error ? error.message : JSON.stringify(error);
+      throw new Error(`buzzer hub: cannot create the board: ${message}`, { cause: error });
+    }
+    this.board = board;
+    this.readyTimer = setTimeout(() => {
+      this.connectionFailed('timeouts');
+    }, config.readyTimeoutMs);
+    // Attached first and never removed: an 'error' without a listener would throw, also after stop().
+    board.on('error', (error: unknown) => {
+      this.boardFailed(error);
+    });
+    board.on('close', () => {
+      this.boardFailed('closed');
+    });
+    board.on('ready', () => {
+      this.onReady(board);
+    });
+    await ready;
+  }
+
+  private onReady(board: Board): void {
+    // 'ready' comes once per board (the typings have no `once`); stay safe if an IO emits it again.
+    if (this.stopping !== undefined || this.config === undefined || this.io !== undefined) return;
+    const config = this.config;
+    try {
+      const io = board.io as HubIo;
+      this.io = io;
+      // Firmata reports a port (8 pins) per message; one pin per port counts the messages for the backlog.
+      const counters = new Set<number>();
+      for (const station of [...this.stations.values()].sort((a, b) => a.config.pin - b.config.pin)) {
+        const port = station.config.pin >> 3;
+        const countsReports = !counters.has(port);
+        counters.add(port);
+        // The options carry fields @types/johnny-five does not list (pullup, a controller object).
+        const buttonOptions: five.ButtonOption & Record<string, unknown> = {
+          board, pin: station.config.pin, pullup: config.pullup, isPullup: config.pullup, invert: config.invert,
+          controller: rawButtonController((raw) => {
+            this.onReading(station, raw, countsReports);
+          }),
+        };
+        // The Button resolves pull-up and invert into the reading that means "pressed".
+        station.pressedValue = new five.Button(buttonOptions).downValue;
+        if (station.config.lamp !== undefined) {
+          station.led = new five.Led({ board, pin: station.config.lamp });
+          station.led.off();
+        }
+      }
+      if (config.piezoPin !== undefined) this.piezo = new five.Piezo({ board, pin: config.piezoPin });
+    } catch (error) {
+      // A pin the board does not have, or an IO that refuses a mode: this configuration cannot work.
+      this.settleStart?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    const firmware = describeFirmware(this.io);
+    const port = typeof config.io === 'string' ? config.io : this.io.name;
+    const now = this.clock.wallMs();
+    for (const station of this.stations.values()) {
+      Object.assign(station, { online: true, firmware, port, lastSeenMs: now });
+      this.emitHealth(station);
+    }
+    this.settleStart?.();
+  }
+
+  /** A pin reading from the IO: stamped here, first, before anything else can delay it. */
+  private onReading(station: HubStation, raw: number, countsReports: boolean): void {
+    const arrivalUs = this.clock.nowUs();
+    // After a close or error the IO is not trusted until the hub is restarted (no reconnect in v1).
+    if (this.stopping !== undefined || this.config === undefined || !station.online) return;
+    if (countsReports) this.window.record(arrivalUs);
+    station.lastSeenMs = this.clock.wallMs();
+    const latency = this.config.latency;
+    const stamp = (): EventTime => hostEventTime(arrivalUs, latencyBounds(latency, this.window.queuedAhead()));
+    station.reading(raw, raw === station.pressedValue, stamp);
+  }
+
+  private connectionFailed(counter: 'timeouts' | 'disconnects'): void {
+    if (this.connectFailed) return; // one failure to connect is counted once, however it is reported
+    this.connectFailed = true;
+    for (const station of this.stations.values()) {
+      station.errors[counter] += 1;
+      this.emitHealth(station);
+    }
+    this.settleStart?.();
+  }
+
+  private boardFailed(_reason: unknown): void {
+    if (this.stopping !== undefined) return;
+    if (this.settleStart !== undefined) {
+      this.connectionFailed('disconnects');
+      return;
+    }
+    for (const station of this.stations.values()) {
+      if (!station.online) continue;
+      station.online = false;
+      station.cancel();
+      station.errors.disconnects += 1;
+      this.emitHealth(station);
+    }
+  }
+
+  /** Closes the port and every timer; the stations go offline. Safe to call twice (and before `start`). */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutdown();
+    return this.stopping;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.settleStart?.();
+    if (this.readyTimer !== undefined) clearTimeout(this.readyTimer);
+    if (this.beepTimer !== undefined) clearTimeout(this.beepTimer);
+    const wasOnline = [...this.stations.values()].some((s) => s.online);
+    for (const station of this.stations.values()) {
+      station.cancel();
+      // Stop blink intervals and pulse animations; the lamp is switched off only while the port still works.
+      station.led?.stop();
+      if (wasOnline) station.led?.off();
+    }
+    // noTone clears johnny-five's tone timer (a busy setImmediate loop) as well as the pin.
+    if (wasOnline) this.piezo?.noTone();
+    // With a port path, johnny-five created the IO itself (it exists from 'connect', before 'ready').
+    const io = (this.board?.io ?? undefined) as HubIo | undefined;
+    clearConnectTimers(this.board);
+    await closeTransport(io);
+    // johnny-five keeps every Board in a module-level cache for default mounting; ours is done.
+    const cache = (five.Board as unknown as { cache?: unknown[] }).cache;
+    const index = cache?.indexOf(this.board) ?? -1;
+    if (index >= 0) cache?.splice(index, 1);
+    for (const station of this.stations.values()) {
+      if (!station.online) continue;
+      station.online = false;
+      this.emitHealth(station);
+    }
+  }
+
+  onEvent(listener: (event: SensorEvent) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  onHealth(listener: (health: StationHealth) => void): () => void {
+    this.healthListeners.add(listener);
+    return () => this.healthListeners.delete(listener);
+  }
+
+  health(): StationHealth[] {
+    return [...this.stations.values()].map((s) => s.health());
+  }
+
+  setLamp(station: StationId, pattern: LampPattern): Promise<CommandResult> {
+    const target = this.stations.get(station);
+    if (target === undefined) return Promise.resolve(hubError('UNKNOWN_STATION', station));
+    if (target.config.lamp === undefined) return Promise.resolve(hubError('NO_LAMP', station));
+    if (!target.online || target.led === undefined) return Promise.resolve(hubError('OFFLINE', station));
+    return Promise.resolve(this.command(target, () => {
+      if (target.led !== undefined) applyLampPattern(target.led, pattern);
+    }));
+  }
+
+  /**
+   * Sounds the piezo at `frequencyHz` for `durationMs` (the winner's beep). johnny-five toggles a passive
+   * piezo from the host, one Firmata write per half period, so the tone is limited by the serial link
+   * (`maxToneHz`) and keeps one host core busy while it plays.
+   */
+  beep(frequencyHz = 440, durationMs = 300): Promise<CommandResult> {
+    const piezo = this.piezo;
+    if (this.options.piezoPin === undefined) return Promise.resolve(hubError('NO_PIEZO'));
+    const online = [...this.stations.values()].some((s) => s.online);
+    if (!online || piezo === undefined || this.config === undefined) return Promise.resolve(hubError('OFFLINE'));
+    const maxHz = maxToneHz(this.config);
+    if (!(frequencyHz >= 20 && frequencyHz <= maxHz)) return Promise.resolve(hubError('BAD_ARGUMENT', `frequency ${frequencyHz} Hz not in 20–${maxHz}`));
+    if (!(durationMs >= 1 && durationMs <= MAX_BEEP_MS)) return Promise.resolve(hubError('BAD_ARGUMENT', `duration ${durationMs} ms not in 1–${MAX_BEEP_MS}`));
+    return Promise.resolve(this.command(undefined, () => {
+      piezo.frequency(frequencyHz, durationMs);
+      if (this.beepTimer !== undefined) clearTimeout(this.beepTimer);
+      // johnny-five stops toggling after the duration but may leave the pin high: end on LOW.
+      this.beepTimer = setTimeout(() => {
+        this.beepTimer = undefined;
+        if (this.stopping === undefined) piezo.noTone();
+      }, durationMs);
+    }));
+  }
+
+  /** Runs an IO command; an exception from the IO is counted and answered, never thrown. */
+  private command(station: HubStation | undefined, run: () => void): CommandResult {
+    try {
+      run();
+      return OK;
+    } catch (error) {
+      for (const s of station === undefined ? this.stations.values() : [station]) {
+        s.errors.commandErrors += 1;
+        this.emitHealth(s);
+      }
+      return hubError('IO_ERROR', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private emitEvent(event: SensorEvent): void {
+    for (const listener of this.eventListeners) listener(event);
+  }
+
+  private emitHealth(station: HubStation): void {
+    const health = station.health();
+    for (const listener of this.healthListeners) listener(health);
+  }
+}
+
+/**
+ * The highest tone the link carries at half its capacity: each half period is one 3-byte Firmata write, so
+ * f Hz costs 6·f bytes/s of the baud/10 bytes/s; at 57600 baud that is 480 Hz. Without a serial link
+ * (a GPIO plugin) the host timer is the limit: 1 kHz.
+ */
+export function maxToneHz(config: HubConfig): number {
+  const baud = config.latency.baud;
+  return baud > 0 ? Math.floor(baud / 10 / 6 / 2) : 1000;
+}

@@ -1,0 +1,122 @@
+/**
+ * Host timestamps for the buzzer hub, with an honest uncertainty (design principle 4). Pure.
+ *
+ * StandardFirmata carries no time: the hub stamps a button change with `clock.nowUs()` when the Firmata
+ * DIGITAL_MESSAGE reaches JavaScript (firmata-io parses it and calls the pin's digitalRead callback in the
+ * same tick as the serial 'data' event; there is no earlier point to hook). The press happened some time
+ * before that, within [minLatency, maxLatency]. The event reports the middle of that interval and its half
+ * width, so the interval holds the true time whenever the latency bounds hold.
+ *
+ * The path of one report, edge → stamp (defaults: StandardFirmata 2.5 on an Uno R3, docs/buzzer-hub.md):
+ * 1. Scan: StandardFirmata checks the digital inputs once per `loop()`, not per `samplingInterval` (the
+ *    19 ms interval only paces analog and I²C reads, whose block lengthens the loop it falls in). An edge
+ *    waits up to one loop: [0, inputScanUs].
+ * 2. Backlog: the report waits behind bytes already in the AVR's serial TX buffer (64 bytes; `Serial.write`
+ *    blocks when full), i.e. behind other reports when another button is bouncing or pressed at the same
+ *    time: [0, k · transfer], k counted from the reports that arrived just before (see `ReportWindow`).
+ * 3. Transfer: 3 bytes × 10 bits (8N1) at 57600 baud = 520.8 µs, always.
+ * 4. Bridge: the Uno's ATmega16U2 (Arduino-usbserial) forwards UART bytes to USB when its flush timer
+ *    overflows: timer 0 at 16 MHz / 256, 8 bits → every 4096 µs: [0, bridgeFlushUs]. (An FTDI FT232's
+ *    default latency timer is 16 ms: set `bridgeFlushUs` accordingly, or lower the timer.)
+ * 5. USB: a full-speed bulk IN endpoint is polled once per 1 ms frame: [0, usbFrameUs].
+ * 6. Host: kernel tty, libuv and the JavaScript event loop until the callback runs: [0, eventLoopUs], an
+ *    assumed bound (a controller that blocks its event loop longer makes every stamp that much later).
+ * johnny-five's Button debounce (7 ms, trailing) is not on this path: the hub reads the raw pin callback and
+ * debounces itself, stamping the first edge of a change; debouncing delays the event, not its stamp.
+ */
+import type { EventTime } from '../interface.ts';
+
+/** The latency bounds of one digital report, all in µs except `baud`. */
+export interface LatencyModel {
+  /** Longest time an edge waits for the firmware to scan the inputs (one Firmata `loop()`). */
+  readonly inputScanUs: number;
+  /** Serial baud rate; 0 = no serial link (e.g. a Raspberry Pi GPIO IO plugin: set the bridge/USB terms to 0 too). */
+  readonly baud: number;
+  /** The firmware's serial TX buffer in bytes: the most a report can queue behind. */
+  readonly txBufferBytes: number;
+  /** Longest time the USB-serial bridge holds received bytes before sending them over USB. */
+  readonly bridgeFlushUs: number;
+  /** Longest wait for the host's next poll of the USB endpoint (one full-speed frame). */
+  readonly usbFrameUs: number;
+  /** Assumed bound on kernel, libuv and event-loop delay until the IO callback runs. */
+  readonly eventLoopUs: number;
+}
+
+/** StandardFirmata on an Uno R3 (ATmega16U2 bridge) at 57600 baud; see the file comment for each number. */
+export const DEFAULT_FIRMATA_LATENCY: LatencyModel = {
+  // Tens of µs per loop with no analog pin reporting; the margin covers the 19 ms sampling block and the
+  // processing of lamp/piezo writes from the host in the same loop.
+  inputScanUs: 500,
+  baud: 57_600,
+  txBufferBytes: 64,
+  bridgeFlushUs: 4096,
+  usbFrameUs: 1000,
+  eventLoopUs: 2000,
+};
+
+/** A Firmata DIGITAL_MESSAGE: command + port, then the port's 8 bits in two 7-bit bytes. */
+export const FIRMATA_DIGITAL_MESSAGE_BYTES = 3;
+/** 8N1: start bit, 8 data bits, stop bit. */
+const BITS_PER_BYTE = 10;
+
+/** Time on the wire of one digital report (µs); 0 without a serial link. */
+export function reportTransferUs(model: LatencyModel): number {
+  return model.baud > 0 ? (FIRMATA_DIGITAL_MESSAGE_BYTES * BITS_PER_BYTE * 1e6) / model.baud : 0;
+}
+
+/** The most reports that can wait ahead of another one in the firmware's TX buffer. */
+export function maxQueuedReports(model: LatencyModel): number {
+  return model.baud > 0 ? Math.floor(model.txBufferBytes / FIRMATA_DIGITAL_MESSAGE_BYTES) : 0;
+}
+
+/** Bounds (µs) of edge → stamp for a report with `queuedAhead` reports possibly ahead of it. */
+export function latencyBounds(model: LatencyModel, queuedAhead: number): { minUs: number; maxUs: number } {
+  const transferUs = reportTransferUs(model);
+  const backlogUs = Math.min(Math.max(queuedAhead, 0), maxQueuedReports(model)) * transferUs;
+  return {
+    minUs: transferUs,
+    maxUs: model.inputScanUs + backlogUs + transferUs + model.bridgeFlushUs + model.usbFrameUs + model.eventLoopUs,
+  };
+}
+
+/**
+ * How far back (µs) a report that was ahead of another one in the TX buffer can have arrived: it left the
+ * wire at most a full buffer plus one transfer before the later one did, and the later one took at most
+ * bridge + USB + event loop after the wire. Reports that arrived earlier were not queued ahead of it.
+ */
+export function backlogWindowUs(model: LatencyModel): number {
+  const transferUs = reportTransferUs(model);
+  return maxQueuedReports(model) * transferUs + transferUs + model.bridgeFlushUs + model.usbFrameUs + model.eventLoopUs;
+}
+
+/** The event time of a report stamped at `arrivalUs`: the middle of the latency interval and its half width. */
+export function hostEventTime(arrivalUs: number, bounds: { minUs: number; maxUs: number }): EventTime {
+  const exact = arrivalUs - (bounds.minUs + bounds.maxUs) / 2;
+  const hostUs = Math.round(exact);
+  // Rounding moves the centre by up to 0.5 µs: widen by that, and round the width up, so the interval
+  // still holds everything the bounds allow.
+  const uncertaintyUs = Math.ceil((bounds.maxUs - bounds.minUs) / 2 + Math.abs(hostUs - exact));
+  return { source: 'host', epoch: 0, deviceUs: hostUs, hostUs, uncertaintyUs };
+}
+
+/**
+ * Arrival times of the hub's reports over the last `backlogWindowUs`, one entry per Firmata message (all
+ * ports share the TX buffer). `queuedAhead(now)` is an upper bound on the reports that could have been
+ * ahead of the one arriving now: every report of the window except the newest (the current one).
+ */
+export class ReportWindow {
+  private readonly arrivals: number[] = [];
+
+  constructor(private readonly windowUs: number) {}
+
+  /** Records a report that arrived at `arrivalUs` (non-decreasing). */
+  record(arrivalUs: number): void {
+    this.arrivals.push(arrivalUs);
+    while (this.arrivals.length > 0 && (this.arrivals[0] ?? arrivalUs) < arrivalUs - this.windowUs) this.arrivals.shift();
+  }
+
+  /** Reports of the window before the newest one. */
+  queuedAhead(): number {
+    return Math.max(this.arrivals.length - 1, 0);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Configuration of the johnny-five buzzer hub: which IO to drive, which pins are buttons (one station each),
+ * their lamps, the piezo, debouncing and the latency model behind the host timestamps. Validated once by
+ * `resolveHubConfig`, which reports every problem at once (design principle 9).
+ */
+import { DEFAULT_FIRMATA_LATENCY, type LatencyModel } from './host-timestamp.ts';
+
+/** One big event buzzer: a button wired from `pin` to GND (internal pull-up), optionally with a lamp. */
+export interface HubButtonConfig {
+  /** The station id this button reports as, e.g. `buzzer-1`. Unique within the hub. */
+  readonly id: string;
+  /** Digital pin number as the IO numbers it (Firmata on an Uno: 2–13, A0–A5 = 14–19). */
+  readonly pin: number;
+  /** Pin of the button's lamp (an LED, or a lamp driver's input). A PWM pin lets `pulse` fade. */
+  readonly lamp?: number;
+}
+
+/**
+ * Where the hub's board is. A string is a serial port path (a board running StandardFirmata, 57600 baud);
+ * a function creates an IO plugin instance (mock-firmata in tests, a Raspberry Pi GPIO plugin, …). It is a
+ * factory so that nothing is opened before `start()`.
+ */
+export type HubIoSource = string | (() => unknown);
+
+export interface BuzzerHubOptions {
+  readonly io: HubIoSource;
+  readonly buttons: readonly HubButtonConfig[];
+  /** Pin of a passive piezo for the winner's beep (toggled by the host, see `beep`). */
+  readonly piezoPin?: number;
+  /**
+   * Pull-up on the button pins (default true: button to GND, no resistor needed). With the pull-up a
+   * pressed button reads LOW, so `invert` defaults to the pull-up setting, as in johnny-five.
+   */
+  readonly pullup?: boolean;
+  /** Pressed reads LOW (default: equal to `pullup`). */
+  readonly invert?: boolean;
+  /**
+   * A change counts once the input has been quiet for this long (ms); the event is stamped with the first
+   * edge of the change, so debouncing delays the event but adds nothing to its time's uncertainty. A pulse
+   * shorter than this that returns to the old level is a glitch and ignored. Default 5, as the seat stations.
+   */
+  readonly debounceMs?: number;
+  /** How long `start()` waits for the board's `ready` (ms). Default 10 000 (an Uno's bootloader takes ~2 s). */
+  readonly readyTimeoutMs?: number;
+  /** Overrides of the latency model (defaults: StandardFirmata on an Uno over its ATmega16U2, 57600 baud). */
+  readonly latency?: Partial<LatencyModel>;
+}
+
+export interface HubConfig {
+  readonly io: HubIoSource;
+  readonly buttons: readonly HubButtonConfig[];
+  readonly piezoPin: number | undefined;
+  readonly pullup: boolean;
+  readonly invert: boolean;
+  readonly debounceMs: number;
+  readonly readyTimeoutMs: number;
+  readonly latency: LatencyModel;
+}
+
+export const HUB_DEFAULTS = { pullup: true, debounceMs: 5, readyTimeoutMs: 10_000 } as const;
+
+const isPin = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+const isNonNegative = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+
+/** Fills in defaults and checks the options; `errors` lists every problem (empty = usable). */
+export function resolveHubConfig(options: BuzzerHubOptions): { config: HubConfig; errors: string[] } {
+  const errors: string[] = [];
+  const pullup = options.pullup ?? HUB_DEFAULTS.pullup;
+  const config: HubConfig = {
+    io: options.io,
+    buttons: options.buttons,
+    piezoPin: options.piezoPin,
+    pullup,
+    invert: options.invert ?? pullup,
+    debounceMs: options.debounceMs ?? HUB_DEFAULTS.debounceMs,
+    readyTimeoutMs: options.readyTimeoutMs ?? HUB_DEFAULTS.readyTimeoutMs,
+    latency: { ...DEFAULT_FIRMATA_LATENCY, ...options.latency },
+  };
+
+  if (typeof config.io !== 'string' && typeof config.io !== 'function') errors.push('io: a port path or an IO factory is required');
+  if (typeof config.io === 'string' && config.io.length === 0) errors.push('io: the port path is empty');
+  if (config.buttons.length === 0) errors.push('buttons: at least one button is required');
+
+  // Every pin drives exactly one thing: a lamp on a button's pin would turn its pull-up into an output.
+  const owners = new Map<number, string>();
+  const claim = (pin: unknown, what: string): void => {
+    if (!isPin(pin)) {
+      errors.push(`${what}: pin must be a non-negative integer, got ${String(pin)}`);
+      return;
+    }
+    const owner = owners.get(pin);
+    if (owner !== undefined) errors.push(`${what}: pin ${pin} is already used by ${owner}`);
+    else owners.set(pin, what);
+  };
+  const ids = new Set<string>();
+  for (const [i, b] of config.buttons.entries()) {
+    const label = `buttons[${i}]`;
+    if (typeof b.id !== 'string' || b.id.length === 0) errors.push(`${label}.id: a station id is required`);
+    else if (ids.has(b.id)) errors.push(`${label}.id: duplicate station id "${b.id}"`);
+    else ids.add(b.id);
+    claim(b.pin, `${label}.pin`);
+    if (b.lamp !== undefined) claim(b.lamp, `${label}.lamp`);
+  }
+  if (config.piezoPin !== undefined) claim(config.piezoPin, 'piezoPin');
+
+  if (!isNonNegative(config.debounceMs)) errors.push('debounceMs: must be a number ≥ 0');
+  if (!isNonNegative(config.readyTimeoutMs) || config.readyTimeoutMs === 0) errors.push('readyTimeoutMs: must be a number > 0');
+  for (const [key, value] of Object.entries(config.latency)) {
+    if (!isNonNegative(value)) errors.push(`latency.${key}: must be a number ≥ 0`);
+  }
+  return { config, errors };
+}

@@ -1,0 +1,7 @@
+/** The johnny-five buzzer hub (docs/buzzer-hub.md): a `TableHardware` over StandardFirmata or any IO plugin. */
+export * from './buzzer-hub.ts';
+export * from './hub-config.ts';
+export * from './hub-errors.ts';
+export * from './host-timestamp.ts';
+export { HUB_BUTTON } from './hub-station.ts';
+export { LAMP_TIMING } from './lamp-patterns.ts';

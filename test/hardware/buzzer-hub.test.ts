@@ -1,0 +1,344 @@
+import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BuzzerHub } from '../../controller/hardware/buzzer-hub/buzzer-hub.ts';
+import { EdgeDebouncer } from '../../controller/hardware/buzzer-hub/edge-debouncer.ts';
+import {
+  DEFAULT_FIRMATA_LATENCY, hostEventTime, latencyBounds, maxQueuedReports, ReportWindow, reportTransferUs,
+} from '../../controller/hardware/buzzer-hub/host-timestamp.ts';
+import type { BuzzerHubOptions } from '../../controller/hardware/buzzer-hub/hub-config.ts';
+import type { Clock, SensorEvent, StationHealth } from '../../controller/hardware/interface.ts';
+
+// mock-firmata ships no typings; this is the part of it (and of board-io underneath) the test drives.
+interface MockIo extends EventEmitter {
+  name: string;
+  digitalRead(pin: number, callback: (value: number) => void): void;
+  digitalWrite(pin: number, value: number): void;
+  analogWrite(pin: number, value: number): void;
+  pinMode(pin: number, mode: number): void;
+}
+const require = createRequire(import.meta.url);
+const { Firmata: MockFirmata } = require('mock-firmata') as { Firmata: new (options?: object) => MockIo };
+
+const FIRMWARE = { firmware: { name: 'StandardFirmata.ino', version: { major: 2, minor: 5 } }, version: { major: 2, minor: 5 } };
+// Mock UNO pins: 3 has PWM, 12 and 13 do not; 2 and 4 are on Firmata port 0, 9 on port 1.
+const PINS = { b1: 2, b2: 9, lamp1: 12, lamp2: 3, piezo: 13 } as const;
+
+/** A clock the test sets; the hub must stamp with it, never with its own time. */
+class FakeClock implements Clock {
+  us = 0; // the initial port reports arrive at 0, far outside the backlog window of the presses below
+  nowUs(): number {
+    return this.us;
+  }
+
+  wallMs(): number {
+    return 1_700_000_000_000;
+  }
+}
+
+interface Rig {
+  hub: BuzzerHub;
+  io: MockIo;
+  clock: FakeClock;
+  events: SensorEvent[];
+  healths: StationHealth[];
+  /** Delivers a Firmata report of `pin` to every callback registered for it, as firmata-io would. */
+  readonly report: (pin: number, value: number) => void;
+  /** The pins the hub asked to read. */
+  readonly readPins: () => number[];
+  /** What the hub asked of the IO, in order: [pin, value or mode]. */
+  calls: { digitalWrite: [number, number][]; analogWrite: [number, number][]; pinMode: [number, number][] };
+}
+
+/** The digital writes so far. */
+const calls = (rig: Rig): [number, number][] => rig.calls.digitalWrite;
+
+/** Every write of `pin`'s value, in order. */
+const writesOf = (rig: Rig, pin: number): number[] => rig.calls.digitalWrite.filter(([p]) => p === pin).map(([, v]) => v);
+
+const rigs: Rig[] = [];
+
+function makeRig(overrides: Partial<BuzzerHubOptions> = {}): Rig {
+  const io = new MockFirmata(FIRMWARE);
+  // mock-firmata's digitalRead drops the callback: capture it, so the test can play the board's reports.
+  const reads = new Map<number, ((value: number) => void)[]>();
+  io.digitalRead = (pin, callback) => {
+    reads.set(pin, [...(reads.get(pin) ?? []), callback]);
+  };
+  const calls: Rig['calls'] = { digitalWrite: [], analogWrite: [], pinMode: [] };
+  for (const method of ['digitalWrite', 'analogWrite', 'pinMode'] as const) {
+    const original = io[method].bind(io);
+    io[method] = (pin, value) => {
+      calls[method].push([pin, value]);
+      original(pin, value);
+    };
+  }
+  const clock = new FakeClock();
+  const hub = new BuzzerHub({
+    io: () => io,
+    buttons: [{ id: 'buzzer-1', pin: PINS.b1, lamp: PINS.lamp1 }, { id: 'buzzer-2', pin: PINS.b2, lamp: PINS.lamp2 }],
+    piezoPin: PINS.piezo,
+    debounceMs: 1,
+    readyTimeoutMs: 5000,
+    ...overrides,
+  }, clock);
+  const events: SensorEvent[] = [];
+  const healths: StationHealth[] = [];
+  hub.onEvent((e) => events.push(e));
+  hub.onHealth((h) => healths.push(h));
+  const report = (pin: number, value: number): void => {
+    for (const callback of reads.get(pin) ?? []) callback(value);
+  };
+  const rig = { hub, io, clock, events, healths, report, readPins: () => [...reads.keys()], calls };
+  rigs.push(rig);
+  return rig;
+}
+
+/** Starts the hub and lets the mock board announce itself the way an IO plugin does. */
+async function started(overrides: Partial<BuzzerHubOptions> = {}): Promise<Rig> {
+  const rig = makeRig(overrides);
+  const start = rig.hub.start();
+  rig.io.emit('connect');
+  rig.io.emit('ready');
+  await start;
+  // StandardFirmata reports each port's state when reporting is enabled: every button up (HIGH).
+  for (const pin of rig.readPins()) rig.report(pin, 1);
+  return rig;
+}
+
+afterEach(async () => {
+  await Promise.all(rigs.splice(0).map((r) => r.hub.stop()));
+});
+
+// The default model's figures, as docs/buzzer-hub.md states them.
+const TRANSFER_US = 30e6 / 57_600; // 520.83 µs: 3 bytes × 10 bits
+const MAX_US = 500 + TRANSFER_US + 4096 + 1000 + 2000; // 8116.83 µs with nothing queued ahead
+
+describe('host timestamp model', () => {
+  it('derives the default bounds from the Firmata path', () => {
+    expect(reportTransferUs(DEFAULT_FIRMATA_LATENCY)).toBeCloseTo(TRANSFER_US, 6);
+    expect(maxQueuedReports(DEFAULT_FIRMATA_LATENCY)).toBe(21);
+    const b = latencyBounds(DEFAULT_FIRMATA_LATENCY, 0);
+    expect(b.minUs).toBeCloseTo(TRANSFER_US, 6);
+    expect(b.maxUs).toBeCloseTo(MAX_US, 6);
+    // A full TX buffer ahead adds 21 transfers; more cannot queue.
+    expect(latencyBounds(DEFAULT_FIRMATA_LATENCY, 99).maxUs).toBeCloseTo(MAX_US + 21 * TRANSFER_US, 6);
+  });
+
+  it('reports the middle of the latency interval and a half width that still holds both ends', () => {
+    const b = latencyBounds(DEFAULT_FIRMATA_LATENCY, 0);
+    const t = hostEventTime(1_000_000, b);
+    expect(t).toEqual({ source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799 });
+    expect(t.hostUs - t.uncertaintyUs).toBeLessThanOrEqual(1_000_000 - b.maxUs);
+    expect(t.hostUs + t.uncertaintyUs).toBeGreaterThanOrEqual(1_000_000 - b.minUs);
+  });
+
+  it('counts the reports that can have been queued ahead within the window', () => {
+    const w = new ReportWindow(1000);
+    w.record(0);
+    expect(w.queuedAhead()).toBe(0);
+    w.record(400);
+    w.record(400);
+    expect(w.queuedAhead()).toBe(2);
+    w.record(1300); // 0 is out of the window, both 400s are in
+    expect(w.queuedAhead()).toBe(2);
+    w.record(5000);
+    expect(w.queuedAhead()).toBe(0);
+  });
+});
+
+describe('edge debouncer', () => {
+  it('stamps a bouncing press with its first edge', () => {
+    const d = new EdgeDebouncer<string>();
+    d.edge(true, 'first');
+    d.edge(false, 'bounce');
+    d.edge(true, 'bounce again');
+    expect(d.settle()).toEqual({ pressed: true, stamp: 'first' });
+    expect(d.settling).toBe(false);
+  });
+
+  it('ignores a glitch that returns to the old level', () => {
+    const d = new EdgeDebouncer<string>();
+    d.edge(true, 'spike');
+    d.edge(false, 'back');
+    expect(d.settle()).toBeUndefined();
+    expect(d.pressed).toBe(false);
+  });
+});
+
+describe('BuzzerHub on mock-firmata', () => {
+  it('comes online at ready with the Firmata firmware and configures pins', async () => {
+    const rig = makeRig();
+    const { hub, io, healths, calls } = rig;
+    const start = hub.start();
+    expect(hub.health().every((h) => !h.online)).toBe(true);
+    io.emit('connect');
+    io.emit('ready');
+    await start;
+    expect(hub.health()).toEqual([
+      expect.objectContaining({ station: 'buzzer-1', kind: 'hub', online: true, port: 'Mock', firmware: 'StandardFirmata.ino 2.5 (Firmata 2.5)' }),
+      expect.objectContaining({ station: 'buzzer-2', kind: 'hub', online: true }),
+    ]);
+    expect(healths.filter((h) => h.online).map((h) => h.station).sort()).toEqual(['buzzer-1', 'buzzer-2']);
+    // Buttons: input (0) with the pull-up (HIGH written to the input); lamps: output (1), PWM (3) on pin 3;
+    // the piezo: output. Lamps start off.
+    expect(calls.pinMode).toEqual(expect.arrayContaining([[PINS.b1, 0], [PINS.lamp1, 1], [PINS.lamp2, 3], [PINS.piezo, 1]]));
+    expect(writesOf(rig, PINS.b1)).toEqual([1]);
+    expect(writesOf(rig, PINS.lamp1)).toEqual([0]);
+  });
+
+  it('emits a press stamped by the injected clock at the first edge, with the stated uncertainty', async () => {
+    const { clock, report, events } = await started();
+    clock.us = 1_000_000;
+    report(PINS.b1, 0); // pull-up: pressed reads LOW
+    clock.us = 1_000_300;
+    report(PINS.b1, 1); // contact bounce
+    report(PINS.b1, 0);
+    clock.us = 1_009_000; // the event is emitted after the debounce, stamped with the first edge
+    await vi.waitFor(() => {
+      expect(events).toHaveLength(1);
+    }, { timeout: 2000 });
+    expect(events[0]).toEqual({
+      kind: 'button-pressed', station: 'buzzer-1', button: 'buzzer',
+      time: { source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799 },
+    });
+  });
+
+  it('emits the release, and nothing for repeated reports or a glitch', async () => {
+    const { clock, report, events } = await started();
+    report(PINS.b1, 0);
+    await vi.waitFor(() => {
+      expect(events).toHaveLength(1);
+    }, { timeout: 2000 });
+    report(PINS.b1, 0); // another pin of the port changed: same level, no edge
+    clock.us = 2_000_000;
+    report(PINS.b1, 1);
+    await vi.waitFor(() => {
+      expect(events).toHaveLength(2);
+    }, { timeout: 2000 });
+    expect(events[1]).toMatchObject({ kind: 'button-released', station: 'buzzer-1', time: { hostUs: 1_995_681 } });
+    report(PINS.b2, 0); // a spike on buzzer-2, gone before the debounce ends
+    report(PINS.b2, 1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(events).toHaveLength(2);
+  });
+
+  it('takes the first report as the state: a button held at start reports its release and next press', async () => {
+    const rig = makeRig();
+    const start = rig.hub.start();
+    rig.io.emit('connect');
+    rig.io.emit('ready');
+    await start;
+    rig.report(PINS.b1, 0); // held while reporting was switched on: pressed at an unknown time
+    rig.report(PINS.b2, 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(rig.events).toEqual([]);
+    rig.report(PINS.b1, 1);
+    rig.clock.us = 3_000_000;
+    await vi.waitFor(() => {
+      expect(rig.events.map((e) => e.kind)).toEqual(['button-released']);
+    }, { timeout: 2000 });
+    rig.report(PINS.b1, 0);
+    await vi.waitFor(() => {
+      expect(rig.events.map((e) => e.kind)).toEqual(['button-released', 'button-pressed']);
+    }, { timeout: 2000 });
+  });
+
+  it('widens the uncertainty by the reports that may have been queued ahead', async () => {
+    const { clock, report, events } = await started();
+    clock.us = 5_000_000;
+    report(PINS.b2, 1); // a report of port 1 (no change) in the same serial chunk
+    report(PINS.b1, 0);
+    await vi.waitFor(() => {
+      expect(events).toHaveLength(1);
+    }, { timeout: 2000 });
+    expect(events[0]?.time).toEqual(hostEventTime(5_000_000, latencyBounds(DEFAULT_FIRMATA_LATENCY, 1)));
+    // One 520.8 µs transfer more at the far end: ±3799 → ±4059 µs.
+    expect(events[0]?.time).toMatchObject({ hostUs: 4_995_421, uncertaintyUs: 4059 });
+  });
+
+  it('drives the lamps through the IO', async () => {
+    const rig = await started();
+    const { hub, calls } = rig;
+    expect(await hub.setLamp('buzzer-1', 'on')).toEqual({ ok: true });
+    expect(calls.digitalWrite.at(-1)).toEqual([PINS.lamp1, 1]);
+    expect(await hub.setLamp('buzzer-1', 'off')).toEqual({ ok: true });
+    expect(calls.digitalWrite.at(-1)).toEqual([PINS.lamp1, 0]);
+    const before = writesOf(rig, PINS.lamp1).length;
+    expect(await hub.setLamp('buzzer-1', 'blink-fast')).toEqual({ ok: true });
+    await vi.waitFor(() => {
+      expect(writesOf(rig, PINS.lamp1).slice(before)).toEqual(expect.arrayContaining([0, 1]));
+    }, { timeout: 3000 });
+    // pulse fades a PWM lamp; on a pin without PWM it falls back to blinking instead of throwing.
+    expect(await hub.setLamp('buzzer-2', 'pulse')).toEqual({ ok: true });
+    await vi.waitFor(() => {
+      expect(calls.analogWrite.some(([pin]) => pin === PINS.lamp2)).toBe(true);
+    }, { timeout: 3000 });
+    for (const pattern of ['pulse', 'blink-slow', 'error', 'off'] as const) {
+      expect(await hub.setLamp('buzzer-1', pattern)).toEqual({ ok: true });
+    }
+    expect(await hub.setLamp('nobody', 'on')).toMatchObject({ ok: false, code: 'UNKNOWN_STATION' });
+  });
+
+  it('answers NO_LAMP for a button without a lamp', async () => {
+    const { hub } = await started({ buttons: [{ id: 'bare', pin: 4 }] });
+    expect(await hub.setLamp('bare', 'on')).toMatchObject({ ok: false, code: 'NO_LAMP' });
+  });
+
+  it('beeps the piezo and refuses tones the serial link cannot carry', async () => {
+    const rig = await started();
+    const { hub } = rig;
+    expect(await hub.beep(440, 40)).toEqual({ ok: true });
+    await vi.waitFor(() => {
+      expect(writesOf(rig, PINS.piezo)).toEqual(expect.arrayContaining([0, 1]));
+    }, { timeout: 3000 });
+    // The beep ends with the pin LOW.
+    await vi.waitFor(() => {
+      expect(calls(rig).at(-1)).toEqual([PINS.piezo, 0]);
+    }, { timeout: 3000 });
+    expect(await hub.beep(2000, 100)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
+    expect(await hub.beep(440, 0)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
+    const { hub: quiet } = await started({ piezoPin: undefined });
+    expect(await quiet.beep()).toMatchObject({ ok: false, code: 'NO_PIEZO' });
+  });
+
+  it('goes offline on a board error and counts it', async () => {
+    const { hub, io, healths, report, events } = await started();
+    io.emit('error', new Error('unplugged'));
+    expect(hub.health().map((h) => [h.online, h.errors.disconnects])).toEqual([[false, 1], [false, 1]]);
+    expect(healths.at(-1)).toMatchObject({ online: false });
+    expect(await hub.setLamp('buzzer-1', 'on')).toMatchObject({ ok: false, code: 'OFFLINE' });
+    expect(await hub.beep()).toMatchObject({ ok: false, code: 'OFFLINE' });
+    io.emit('close'); // a second report of the same loss is not counted again
+    expect(hub.health()[0]?.errors.disconnects).toBe(1);
+    report(PINS.b1, 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual([]);
+  });
+
+  it('resolves start() with the stations offline when the board never gets ready', async () => {
+    const { hub } = makeRig({ readyTimeoutMs: 20 });
+    await hub.start();
+    expect(hub.health().map((h) => [h.online, h.errors.timeouts])).toEqual([[false, 1], [false, 1]]);
+  });
+
+  it('rejects a configuration that cannot work, listing every problem', async () => {
+    const { hub } = makeRig({ buttons: [{ id: 'a', pin: 2 }, { id: 'a', pin: 2, lamp: 13 }], piezoPin: 13, debounceMs: -1 });
+    const problems = /duplicate station id "a"[\s\S]*pin 2 is already used[\s\S]*pin 13 is already used[\s\S]*debounceMs/;
+    await expect(hub.start()).rejects.toThrow(problems);
+  });
+
+  it('stops safely twice, goes offline and ignores later reports', async () => {
+    const { hub, report, events } = await started();
+    await hub.setLamp('buzzer-1', 'blink-fast');
+    await Promise.all([hub.stop(), hub.stop()]);
+    await hub.stop();
+    expect(hub.health().every((h) => !h.online)).toBe(true);
+    report(PINS.b1, 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events).toEqual([]);
+    const { hub: never } = makeRig();
+    await never.stop();
+    await never.stop();
+  });
+});
