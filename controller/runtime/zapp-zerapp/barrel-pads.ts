@@ -101,12 +101,13 @@ export function placementIntents(state: ZappState, pads: Pads, ctx: ZappTableCon
     }
     out.push(action({ type: 'place', player, barrel: value, at }));
   }
-  if (out.some((i) => i.kind === 'action') || state.players.every((p) => placedBarrel(state, p.id) !== null)) {
-    // Reveal by itself once the last seat has placed (ZAPP-27): the runtime applies intents in order and a
-    // reveal that comes too early is simply refused by the engine (NOT_ALL_PLACED).
-    out.push(action({ type: 'reveal', at }));
-  }
   return out;
+}
+
+/** The reveal, once every seat has placed (ZAPP-27): the table turns the barrels over by itself. */
+export function revealIntents(state: ZappState, at: number): Intent[] {
+  const allPlaced = state.phase === 'SELECT' && state.players.every((p) => placedBarrel(state, p.id) !== null);
+  return allPlaced ? [action({ type: 'reveal', at })] : [];
 }
 
 /** The seat button: the current mover confirms their only legal move; the roller rolls when the pads are clear. */

@@ -1,0 +1,59 @@
+/**
+ * What the table runtime needs from the outside world, as small interfaces. The composition root plugs in the
+ * SQLite event log, the MQTT channel, the hardware and a real scheduler; tests plug in memory fakes. The
+ * runtime itself does no I/O.
+ */
+import type { LampPattern, SensorEvent, StationId } from '../hardware/interface.ts';
+import type { BaseAction, GameId } from '../rules/engine.ts';
+
+export interface GameInfo {
+  readonly tableId: string;
+  readonly game: GameId;
+  /** The engine configuration, players included. */
+  readonly config: Readonly<Record<string, unknown>> & { readonly players: readonly string[] };
+  readonly seed: number | string;
+}
+
+/** The append-only log (principle 8): everything is recorded before it is published. */
+export interface RuntimeLog {
+  /** A new game starts; returns its id. */
+  startGame(info: GameInfo): string;
+  sensor(tableId: string, gameId: string | null, event: SensorEvent): void;
+  /** An applied action; returns its sequence number in the log (an undo names it). */
+  action(tableId: string, gameId: string, action: BaseAction): number;
+  rejected(tableId: string, gameId: string, action: BaseAction, code: string, message: string): void;
+  /** A referee's correction (undo, a play entered by hand, a station removed); `undo` names the action undone. */
+  correction(tableId: string, gameId: string, correction: Correction): void;
+  endGame(gameId: string, result: unknown): void;
+  /** Makes everything appended so far durable; the runtime publishes only after it returns. */
+  commit(): void;
+}
+
+export type Correction =
+  | { readonly kind: 'undo'; readonly by: string; readonly reason?: string; readonly undoneSeq: number; readonly undone: BaseAction }
+  | { readonly kind: 'enter'; readonly by: string; readonly reason?: string; readonly action: BaseAction }
+  | { readonly kind: 'remove-station'; readonly by: string; readonly reason?: string; readonly station: StationId };
+
+/** Where the table's public face goes (MQTT). Only public views and public events reach it. */
+export interface RuntimePublisher {
+  state(tableId: string, view: unknown): void;
+  events(tableId: string, events: readonly unknown[]): void;
+}
+
+export interface Lamps {
+  setLamp(station: StationId, pattern: LampPattern): void;
+}
+
+export interface Scheduler {
+  /** Runs `fn` after `ms`; returns a cancel function. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+export const realScheduler: Scheduler = {
+  after(ms, fn) {
+    const t = setTimeout(fn, ms);
+    return () => {
+      clearTimeout(t);
+    };
+  },
+};

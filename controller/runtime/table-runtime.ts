@@ -1,0 +1,291 @@
+/**
+ * One table: sensor events and referee requests in, engine actions applied, everything logged before it is
+ * published, public views and events out, lamps set. The constructor only assigns; `start` creates or
+ * recovers the game. All I/O goes through the ports (ports.ts), so tests drive it with fakes.
+ *
+ * Order of work for every input (principle 8): log the input → apply → log the action → commit → publish.
+ */
+import type { Clock, LampPattern, SensorEvent, StationId } from '../hardware/interface.ts';
+import { PUBLIC } from '../rules/common/viewer.ts';
+import type { BaseAction, GameId } from '../rules/engine.ts';
+import { getEngine, toPublicEvents, type AnyEngine } from '../rules/games.ts';
+import type { TableGame } from './games/table-game.ts';
+import type { Intent, RuntimeAction } from './intents.ts';
+import type { GameInfo, Lamps, RuntimeLog, RuntimePublisher, Scheduler } from './ports.ts';
+import { updatePads, type Pads } from './pads/pad-state.ts';
+import type { ZipInput } from './zip-zap/card-pads.ts';
+
+export interface TableRuntimeOptions {
+  readonly tableId: string;
+  readonly game: GameId;
+  /** Player ids in seat order. */
+  readonly players: readonly string[];
+  /** Station id → player; stations not listed (a pile station) are not seats. */
+  readonly seatOfStation: Readonly<Record<StationId, string>>;
+  /** Engine options (without players). */
+  readonly rules: Readonly<Record<string, unknown>>;
+  /** Seed of the next new game (called once per game; e.g. a counter or a random source). */
+  readonly nextSeed: () => number | string;
+  /** How long plays are collected before they are applied in device-time order (ZIP-45). */
+  readonly arbitrationWindowMs: number;
+  readonly tableGame: TableGame;
+}
+
+export interface TableRuntimeDeps {
+  readonly log: RuntimeLog;
+  readonly publisher: RuntimePublisher;
+  readonly lamps: Lamps;
+  readonly scheduler: Scheduler;
+  readonly clock: Clock;
+}
+
+/** A game to continue after a restart: its setup and the actions applied (undone ones removed). */
+export interface RecoveredGame {
+  readonly gameId: string;
+  readonly config: GameInfo['config'];
+  readonly seed: number | string;
+  readonly actions: readonly BaseAction[];
+}
+
+export type RuntimeResult =
+  | { readonly ok: true; readonly data?: unknown }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+interface Applied {
+  readonly action: BaseAction;
+  readonly seq: number;
+}
+
+export class TableRuntime {
+  private readonly engine: AnyEngine;
+  private state: unknown;
+  private gameId = '';
+  private info: GameInfo | undefined;
+  private applied: Applied[] = [];
+  private pads: Pads = {};
+  private removedStations = new Set<StationId>();
+  private pendingEvents: unknown[] = [];
+  private queuedPlays: (ZipInput & { kind: 'queue-play' })[] = [];
+  private cancelBatch: (() => void) | undefined;
+  private cancelStuck: (() => void) | undefined;
+  /** The state the stuck timer was armed for: events that change nothing must not re-arm it. */
+  private stuckArmedFor: unknown;
+  private lampsShown: Record<string, LampPattern> = {};
+
+  constructor(readonly options: TableRuntimeOptions, private readonly deps: TableRuntimeDeps) {
+    this.engine = getEngine(options.game);
+  }
+
+  /** Continues a recovered game, or starts a new one. Throws only for a configuration the engine refuses. */
+  start(recovered?: RecoveredGame): void {
+    if (recovered) {
+      const setup = this.engine.setup(recovered.config, recovered.seed);
+      if (!setup.ok) throw new Error(`cannot recover game ${recovered.gameId}: ${setup.code}: ${setup.message}`);
+      let state = setup.state;
+      for (const a of recovered.actions) {
+        const outcome = this.engine.apply(state, a);
+        if (!outcome.ok) throw new Error(`cannot recover game ${recovered.gameId}: ${outcome.code} at ${JSON.stringify(a)}`);
+        state = outcome.state;
+      }
+      this.state = state;
+      this.gameId = recovered.gameId;
+      this.info = { tableId: this.options.tableId, game: this.options.game, config: recovered.config, seed: recovered.seed };
+      this.applied = recovered.actions.map((action) => ({ action, seq: -1 }));
+      this.publish();
+      return;
+    }
+    const started = this.newGame({});
+    if (!started.ok) throw new Error(`cannot start table ${this.options.tableId}: ${started.code}: ${started.message}`);
+  }
+
+  stop(): void {
+    this.cancelBatch?.();
+    this.cancelStuck?.();
+    this.cancelBatch = undefined;
+    this.cancelStuck = undefined;
+    this.stuckArmedFor = undefined;
+  }
+
+  /** The public view, as published. */
+  publicView(): unknown {
+    return this.engine.view(this.state, PUBLIC);
+  }
+
+  /** The raw engine state (for the composition root's bots and tests; never published). */
+  engineState(): unknown {
+    return this.state;
+  }
+
+  get currentGameId(): string {
+    return this.gameId;
+  }
+
+  /** Starts a new game with optional new rules or seed. */
+  newGame(params: { readonly rules?: Readonly<Record<string, unknown>>; readonly seed?: number | string }): RuntimeResult {
+    const config = { ...this.options.rules, ...params.rules, players: this.options.players };
+    const seed = params.seed ?? this.options.nextSeed();
+    const setup = this.engine.setup(config, seed);
+    if (!setup.ok) return { ok: false, code: setup.code, message: setup.message };
+    if (this.info && this.gameId !== '' && !this.engine.result(this.state).over) {
+      this.deps.log.endGame(this.gameId, { abandoned: true, ...this.engine.result(this.state) });
+    }
+    this.stop();
+    this.queuedPlays = [];
+    this.info = { tableId: this.options.tableId, game: this.options.game, config, seed };
+    this.gameId = this.deps.log.startGame(this.info);
+    this.state = setup.state;
+    this.applied = [];
+    this.pendingEvents.push(...toPublicEvents(this.options.game, setup.events));
+    this.afterChange(this.deps.clock.nowUs() / 1000);
+    this.flush();
+    return { ok: true, data: { gameId: this.gameId, seed } };
+  }
+
+  /** A sensor event from the hardware. Logged first, whatever it turns out to mean. */
+  handleSensor(event: SensorEvent): void {
+    this.deps.log.sensor(this.options.tableId, this.gameId || null, event);
+    if (this.removedStations.has(event.station)) {
+      this.flush();
+      return;
+    }
+    this.pads = updatePads(this.pads, event);
+    const inputs = this.options.tableGame.onSensor(this.state, this.pads, event);
+    for (const input of inputs) {
+      if (input.kind === 'queue-play') this.queuePlay(input);
+      else this.carryOut(input);
+    }
+    this.afterChange(event.time.hostUs / 1000);
+    this.flush();
+  }
+
+  /** Applies an engine action on a referee's request (roll, move, declare-stuck, next-round…). */
+  requestAction(raw: unknown, by: string, asCorrection: boolean): RuntimeResult {
+    const parsed = this.engine.parseAction(raw);
+    if ('error' in parsed) return { ok: false, code: 'BAD_ACTION', message: parsed.error };
+    const action = parsed.at === undefined ? { ...parsed, at: this.deps.clock.nowUs() / 1000 } : parsed;
+    const result = this.apply(action);
+    if (result.ok && asCorrection) this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'enter', by, action });
+    if (result.ok) this.afterChange(action.at ?? 0);
+    this.flush();
+    return result;
+  }
+
+  /** Takes back the last applied action: the game is rebuilt from its setup and the remaining actions. */
+  undo(by: string, reason?: string): RuntimeResult {
+    const last = this.applied.at(-1);
+    if (!last || !this.info) return { ok: false, code: 'NOTHING_TO_UNDO', message: 'no action to undo in this game' };
+    const setup = this.engine.setup(this.info.config, this.info.seed);
+    if (!setup.ok) return { ok: false, code: setup.code, message: setup.message };
+    let state = setup.state;
+    const remaining = this.applied.slice(0, -1);
+    for (const { action } of remaining) {
+      const outcome = this.engine.apply(state, action);
+      if (!outcome.ok) return { ok: false, code: 'UNDO_FAILED', message: `replay refused ${outcome.code}` };
+      state = outcome.state;
+    }
+    this.stop();
+    this.queuedPlays = [];
+    this.state = state;
+    this.applied = remaining;
+    this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'undo', by, reason, undoneSeq: last.seq, undone: last.action });
+    this.pendingEvents.push({ type: 'ACTION_UNDONE', action: last.action.type, by });
+    this.flush();
+    return { ok: true, data: { undone: last.action } };
+  }
+
+  /** Takes a station out of the game (a faulty reader); its events are still logged but ignored. */
+  removeStation(station: StationId, by: string, reason?: string): RuntimeResult {
+    if (this.removedStations.has(station)) return { ok: false, code: 'ALREADY_REMOVED', message: `${station} is already out of the game` };
+    this.removedStations.add(station);
+    this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'remove-station', by, reason, station });
+    this.pendingEvents.push({ type: 'STATION_REMOVED', station, by });
+    this.flush();
+    return { ok: true };
+  }
+
+  private queuePlay(input: ZipInput & { kind: 'queue-play' }): void {
+    this.queuedPlays.push(input);
+    // The first play of a burst opens the window; everything that lands inside it is ordered by device time.
+    this.cancelBatch ??= this.deps.scheduler.after(this.options.arbitrationWindowMs, () => {
+      this.cancelBatch = undefined;
+      this.applyQueuedPlays();
+    });
+  }
+
+  private applyQueuedPlays(): void {
+    const plays = this.queuedPlays.map((q) => q.play);
+    this.queuedPlays = [];
+    if (plays.length === 0) return;
+    const at = Math.max(...plays.map((p) => p.at));
+    this.apply({ type: 'plays', plays, at } as RuntimeAction);
+    this.afterChange(at);
+    this.flush();
+  }
+
+  private carryOut(intent: Intent): void {
+    if (intent.kind === 'action') this.apply(intent.action);
+    else this.pendingEvents.push({ type: 'NOTICE', code: intent.code, message: intent.message, station: intent.station, player: intent.player });
+  }
+
+  private apply(action: BaseAction): RuntimeResult {
+    const outcome = this.engine.apply(this.state, action);
+    if (!outcome.ok) {
+      this.deps.log.rejected(this.options.tableId, this.gameId, action, outcome.code, outcome.message);
+      this.pendingEvents.push({ type: 'ACTION_REFUSED', action: action.type, code: outcome.code });
+      return { ok: false, code: outcome.code, message: outcome.message };
+    }
+    const seq = this.deps.log.action(this.options.tableId, this.gameId, action);
+    this.applied.push({ action, seq });
+    this.state = outcome.state;
+    this.pendingEvents.push(...toPublicEvents(this.options.game, outcome.events));
+    const result = this.engine.result(this.state);
+    if (result.over) this.deps.log.endGame(this.gameId, result);
+    return { ok: true, data: { events: outcome.events.length } };
+  }
+
+  /** Automatic follow-ups (placements, reveal) until the state settles, then the stuck timer. */
+  private afterChange(at: number): void {
+    for (let guard = 0; guard < 16; guard++) {
+      const intents = this.options.tableGame.followUps(this.state, this.pads, at);
+      const before = this.state;
+      for (const intent of intents) this.carryOut(intent);
+      if (this.state === before) break;
+    }
+    if (this.stuckArmedFor === this.state) return;
+    this.cancelStuck?.();
+    this.cancelStuck = undefined;
+    this.stuckArmedFor = this.state;
+    const delay = this.options.tableGame.stuckAnnounceDelay(this.state);
+    if (delay !== null) {
+      this.cancelStuck = this.deps.scheduler.after(delay, () => {
+        this.cancelStuck = undefined;
+        const now = this.deps.clock.nowUs() / 1000;
+        this.apply({ type: 'announce-stuck', at: now });
+        this.afterChange(now);
+        this.flush();
+      });
+    }
+  }
+
+  /** Commit, then publish events and the public view, then set the lamps that changed. */
+  private flush(): void {
+    this.deps.log.commit();
+    this.publish();
+  }
+
+  private publish(): void {
+    if (this.pendingEvents.length > 0) {
+      this.deps.publisher.events(this.options.tableId, this.pendingEvents);
+      this.pendingEvents = [];
+    }
+    this.deps.publisher.state(this.options.tableId, this.publicView());
+    const lamps = this.options.tableGame.lamps(this.state);
+    for (const [station, player] of Object.entries(this.options.seatOfStation)) {
+      const pattern = lamps[player] ?? 'off';
+      if (this.lampsShown[station] !== pattern) {
+        this.lampsShown[station] = pattern;
+        this.deps.lamps.setLamp(station, pattern);
+      }
+    }
+  }
+}
