@@ -27,6 +27,9 @@ function registry(): TagRegistry {
   return r;
 }
 
+/** A sensor event without its time (the rig stamps it); distributes over the union. */
+type Untimed<E = SensorEvent> = E extends SensorEvent ? Omit<E, 'time'> : never;
+
 function rig(game: 'zapp-zerapp' | 'zip-zap', players: string[], rules: Record<string, unknown> = {}, seed = 1) {
   const clock = fakeClock();
   const scheduler = manualScheduler(clock);
@@ -42,9 +45,9 @@ function rig(game: 'zapp-zerapp' | 'zip-zap', players: string[], rules: Record<s
     { tableId: 't1', game, players, seatOfStation, rules, nextSeed: () => seed, arbitrationWindowMs: 30, tableGame },
     { log, publisher, lamps, scheduler, clock },
   );
-  const send = (e: Omit<SensorEvent, 'time'> & { dt?: number }): void => {
-    clock.now += (e.dt ?? 1000);
-    runtime.handleSensor({ ...e, time: at(clock.now) } as SensorEvent);
+  const send = (e: Untimed): void => {
+    clock.now += 1000;
+    runtime.handleSensor({ ...e, time: at(clock.now) });
   };
   return { clock, scheduler, log, publisher, lamps, runtime, send };
 }
