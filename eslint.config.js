@@ -12,7 +12,7 @@ export default tseslint.config(
   stylistic.configs.customize({ semi: true, arrowParens: true, braceStyle: '1tbs', quoteProps: 'as-needed' }),
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'tools/*.js', 'bin/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { zaptable: layersPlugin },
     rules: {
@@ -48,6 +48,10 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    // Plain JavaScript (configs, tools, the bin, hardware examples) is linted without type information.
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
   },
 );

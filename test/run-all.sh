@@ -47,6 +47,18 @@ else
   fail_step "zaptable scenario printed no summary"
 fi
 
+step "hardware documentation consistency (pins, diagrams, links, checksums)"
+hw_out=$(node hardware/check-docs.mjs 2>&1)
+hw_rc=$?
+echo "$hw_out" | grep -v '^ok ' || true
+read -r hp hf < <(echo "$hw_out" | tail -n 1 | sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/')
+if [[ "${hp:-}" =~ ^[0-9]+$ && "${hf:-}" =~ ^[0-9]+$ ]]; then
+  passed=$((passed + hp)); failed=$((failed + hf))
+  if [ "$hw_rc" -ne 0 ] && [ "$hf" -eq 0 ]; then fail_step "check-docs exited $hw_rc"; fi
+else
+  fail_step "hardware/check-docs.mjs printed no summary"
+fi
+
 if [ -f firmware/ci.sh ]; then
   step "firmware: host tests, AVR builds, size budget"
   fw_out=$(bash firmware/ci.sh 2>&1)
