@@ -1,0 +1,47 @@
+/**
+ * Defaults that depend on other values, so they cannot be a `default:` in the schema: names default to ids,
+ * simulated stations are named after their seat's position, Zapp Zerapp colours follow the seat order, and
+ * bots play the simulated seats. Runs after ajv has filled the plain defaults; tolerant of invalid data (a
+ * value of the wrong shape is left for the schema's error).
+ */
+import { isRecord, list, rec, text } from './loose.ts';
+import { GAME_COLOURS } from './schema-tables.ts';
+
+/** `seat-2` on the first table, `t3-seat-2` on the third: unique across tables, within the protocol's 16 characters. */
+export function simulatedStationId(tableIndex: number, name: string): string {
+  return tableIndex === 0 ? name : `t${tableIndex + 1}-${name}`;
+}
+
+function fillZappColours(seats: unknown[]): void {
+  const taken = new Set(seats.map((s) => text(rec(s).colour)));
+  const free = GAME_COLOURS.filter((c) => !taken.has(c));
+  for (const seat of seats) {
+    if (isRecord(seat) && seat.colour === undefined) {
+      const colour = free.shift();
+      if (colour !== undefined) seat.colour = colour;
+    }
+  }
+}
+
+/** Fills the derived defaults in place. */
+export function fillDerivedDefaults(config: unknown): void {
+  const hardware = rec(rec(config).hardware);
+  const simulated = hardware.kind === 'simulated';
+  const sim = rec(hardware.simulated);
+  list(rec(config).tables).forEach((table, t) => {
+    if (!isRecord(table)) return;
+    if (table.name === undefined && typeof table.id === 'string') table.name = table.id;
+    const seats = list(table.seats);
+    seats.forEach((seat, s) => {
+      if (!isRecord(seat)) return;
+      if (seat.name === undefined && typeof seat.id === 'string') seat.name = seat.id;
+      if (seat.station === undefined && simulated) seat.station = simulatedStationId(t, `seat-${s + 1}`);
+      if (simulated) seat.bot = typeof seat.bot === 'boolean' ? seat.bot : sim.bots !== false;
+      else seat.bot = false;
+    });
+    if (table.mode === 'zapp-zerapp') fillZappColours(seats);
+    if (table.mode === 'zip-zap' && simulated && sim.pileStation !== false && table.pileStation === undefined) {
+      table.pileStation = simulatedStationId(t, 'pile-1');
+    }
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * The `hardware:` section: a simulated table or serial seat stations, and an optional johnny-five buzzer hub.
+ * Defaults follow hardware/protocol.md (115200 baud) and the serial driver's own defaults.
+ */
+import { Type } from '@sinclair/typebox';
+import { Choice, Ms, Section } from './schema-helpers.ts';
+import { StationId } from './schema-tables.ts';
+
+/**
+ * USB vendor ids of the boards stations are built on: Arduino (2341, 2a03), the CH340 clones' bridge (1a86),
+ * FTDI (0403) and Silicon Labs CP210x (10c4).
+ */
+export const DEFAULT_VENDOR_IDS = ['2341', '2a03', '1a86', '0403', '10c4'] as const;
+
+const PortPath = Type.String({ minLength: 1, description: 'A serial port path.' });
+
+const Simulated = Section({
+  bots: Type.Boolean({ default: true, description: 'Bots play every seat (a seat\'s `bot` overrides this).' }),
+  speed: Type.Number({
+    default: 1, exclusiveMinimum: 0, maximum: 100,
+    description: 'How fast the simulated world runs: 1 = real time (bots think like people), 10 = ten times faster.',
+  }),
+  pileStation: Type.Boolean({ default: true, description: 'Simulate a pile station for every Zip-Zap table.' }),
+}, { default: {}, description: 'The simulated table (the demo, tests and dashboard development).' });
+
+const Serial = Section({
+  ports: Type.Union([Type.Literal('auto'), Type.Array(PortPath, { minItems: 1, uniqueItems: true })], {
+    default: 'auto',
+    description: '`auto`: every port whose USB vendor id is in `vendorIds`; or a list of port paths. '
+      + 'Stations are identified by the id in their banner, never by port.',
+    'x-message': 'must be auto or a list of port paths',
+  }),
+  vendorIds: Type.Array(Type.String({ pattern: '^[0-9a-fA-F]{4}$', 'x-message': 'must be 4 hex digits (e.g. 2341)' }), {
+    default: [...DEFAULT_VENDOR_IDS], minItems: 1,
+    description: 'USB vendor ids (4 hex digits) that `ports: auto` opens.',
+  }),
+  baudRate: Type.Integer({
+    default: 115200, minimum: 1200, maximum: 2_000_000,
+    description: 'Serial speed. The station firmware speaks 115200 (hardware/protocol.md): change it only with the firmware.',
+  }),
+  pingIntervalMs: Ms({ default: 100, description: 'Clock-sync ping interval per station (docs/timing.md: slower misses the timing goals).' }, 10),
+  bannerTimeoutMs: Ms({ default: 3000, description: 'Wait this long for a station\'s banner after opening its port (an Uno resets and boots for ~2 s).' }, 1),
+  commandTimeoutMs: Ms({ default: 3000, description: 'Reply timeout of a command (tare and calibrate take ~1 s).' }, 1),
+}, { default: {}, description: 'Serial seat and pile stations (our firmware over USB).' });
+
+const HubButton = Section({
+  id: StationId('The station id this button reports as (a buzzer-mode seat\'s `station`).'),
+  pin: Type.Integer({ minimum: 0, description: 'Digital pin of the button, wired to GND (internal pull-up).' }),
+  lamp: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of the button\'s lamp (a PWM pin lets it pulse).', 'x-default-text': 'none' })),
+}, { description: 'One big buzzer button.' });
+
+const BuzzerHub = Section({
+  port: Type.String({ minLength: 1, description: 'Serial port of the board running StandardFirmata (57600 baud).' }),
+  buttons: Type.Array(HubButton, { minItems: 1, maxItems: 32, description: 'The buttons.' }),
+  piezo: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of a passive piezo for the winner\'s beep.', 'x-default-text': 'none' })),
+  debounceMs: Ms({ default: 5, description: 'A change counts once the pin has been quiet this long (the event keeps the first edge\'s time).' }),
+}, { description: 'A johnny-five buzzer hub for events: big buttons, lamps and a piezo.' });
+
+export const Hardware = Section({
+  kind: Choice(['simulated', 'serial'] as const, {
+    default: 'simulated', description: '`simulated` (no hardware; bots can play) or `serial` (seat stations on USB).',
+  }),
+  simulated: Simulated,
+  serial: Serial,
+  buzzerHub: Type.Optional(BuzzerHub),
+}, { default: {}, description: 'Where sensor events come from.' });

@@ -1,0 +1,84 @@
+/**
+ * The `mqtt:` and `dashboard:` sections. Security by default (design principle 10): the embedded broker
+ * accepts only the identities listed here; a password or token left out is generated at start-up
+ * (secrets.ts), never "no authentication".
+ */
+import { Type } from '@sinclair/typebox';
+import { Choice, Nullable, Port, Secret, Section } from './schema-helpers.ts';
+
+const Username = (description: string, fallback?: string) => Type.String({
+  minLength: 1, maxLength: 64, pattern: '^[^\\s:]+$', description,
+  'x-message': 'must be 1–64 characters without spaces or ":"',
+  ...(fallback === undefined ? {} : { default: fallback }),
+});
+
+const Identity = (who: string, user: string, role: string) => Section({
+  username: Username(`The ${who}'s MQTT user name.`, user),
+  password: Type.Optional(Secret({
+    description: `The ${who}'s MQTT password.`,
+    'x-default-text': 'embedded broker: generated at start-up (printed once); external broker: none',
+  })),
+}, { default: {}, description: `The ${who}'s identity on the broker (${role}).` });
+
+const Client = Section({
+  username: Username('User name.'),
+  password: Secret({ minLength: 8, description: 'Password (at least 8 characters).' }),
+  role: Choice(['viewer', 'referee'] as const, {
+    default: 'viewer', description: '`viewer`: may subscribe to public topics; `referee`: may also send requests.',
+  }),
+}, { description: 'An identity the embedded broker accepts.' });
+
+const Tls = Section({
+  ca: Type.Optional(Type.String({ minLength: 1, description: 'CA certificate file (PEM) to trust.', 'x-default-text': 'the system CAs' })),
+  cert: Type.Optional(Type.String({ minLength: 1, description: 'Client certificate file (PEM), for brokers that authenticate by certificate.' })),
+  key: Type.Optional(Type.String({ minLength: 1, description: 'Client key file (PEM) of `cert`.' })),
+  rejectUnauthorized: Type.Boolean({ default: true, description: 'Refuse a broker whose certificate does not verify. Turn off only on a test bench.' }),
+}, { default: {}, description: 'TLS for `mqtts://` and `wss://` URLs. Relative paths are relative to the config file.' });
+
+const Embedded = Section({
+  host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on: 127.0.0.1 (this machine) or 0.0.0.0 (the network).' }),
+  port: Port({ default: 1883, description: 'MQTT over TCP.' }),
+  websocketPort: Nullable(Port({ description: '' }), { default: null, description: 'MQTT over WebSocket for other clients; null: off.' }),
+}, { default: {}, description: 'The embedded broker (aedes), started by the controller.' });
+
+const External = Section({
+  url: Type.Optional(Type.String({
+    pattern: '^(mqtts?|wss?)://[^\\s]+$', description: 'Broker URL (`mqtt://`, `mqtts://`, `ws://`, `wss://`). Required for `broker: external`.',
+    'x-message': 'must be a URL starting with mqtt://, mqtts://, ws:// or wss://',
+  })),
+  tls: Tls,
+}, { default: {}, description: 'An external broker (Mosquitto, EMQX, …).' });
+
+export const Mqtt = Section({
+  baseTopic: Type.String({
+    default: 'zaptable', pattern: '^[^#+/\\s]+(/[^#+/\\s]+)*$', description: 'Prefix of every topic (as Zigbee2MQTT\'s base topic).',
+    'x-message': 'must be topic levels separated by "/", without spaces, wildcards (+ #) or empty levels',
+  }),
+  broker: Choice(['embedded', 'external'] as const, { default: 'embedded', description: '`embedded` (aedes in this process) or `external`.' }),
+  embedded: Embedded,
+  external: External,
+  controller: Identity('controller', 'zaptable-controller', 'the only identity that may publish state'),
+  clients: Type.Array(Client, { default: [], description: 'Further identities the embedded broker accepts (an external broker has its own).' }),
+}, { default: {}, description: 'MQTT: the broker and the identities on it.' });
+
+export const Dashboard = Section({
+  enabled: Type.Boolean({ default: true, description: 'Serve the dashboard.' }),
+  host: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Address to listen on (0.0.0.0: every interface).' }),
+  port: Port({ default: 8080, description: 'HTTP port.' }),
+  token: Type.Optional(Secret({
+    minLength: 16, description: 'Token for referee controls (at least 16 characters); viewing needs none.',
+    'x-default-text': 'generated at start-up (printed once)',
+  })),
+  mqtt: Identity('dashboard', 'zaptable-dashboard', 'a referee: it forwards the requests of token holders'),
+}, { default: {}, description: 'The web dashboard (Fastify).' });
+
+export const Storage = Section({
+  directory: Type.String({ minLength: 1, default: 'data', description: 'Where the controller keeps its files; relative to the config file\'s folder.' }),
+  database: Type.String({ minLength: 1, default: 'zaptable.db', description: 'The SQLite event log; relative to `directory`.' }),
+  registry: Type.String({ minLength: 1, default: 'tags.json', description: 'The tag registry (tag → barrel/card); relative to `directory`.' }),
+  calibration: Type.String({ minLength: 1, default: 'calibration.json', description: 'Barrel weight calibration; relative to `directory`.' }),
+}, { default: {}, description: 'Files.' });
+
+export const Log = Section({
+  level: Choice(['trace', 'debug', 'info', 'warn', 'error', 'silent'] as const, { default: 'info', description: 'Least severe level logged.' }),
+}, { default: {}, description: 'Logging.' });

@@ -1,0 +1,113 @@
+/**
+ * The `tables:` section: what each table plays and which station each seat is. The rules engines' own options
+ * sit in `rules:` as an open object: the engine validates them (validate-rules.ts), so they are documented
+ * once, in docs/rules-engine.md, and not repeated here.
+ */
+import { Type } from '@sinclair/typebox';
+import { Choice, Ms, Nullable, Section } from './schema-helpers.ts';
+
+/** The three things a table can be. */
+export const MODES = ['zapp-zerapp', 'zip-zap', 'buzzer'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** Seats per mode: Zapp Zerapp 2–4 (ZAPP-1), Zip-Zap 2–6 (ZIP-1), buzzer 1–32 (one hub's worth of buttons). */
+export const SEAT_LIMITS: Readonly<Record<Mode, readonly [number, number]>> = {
+  'zapp-zerapp': [2, 4],
+  'zip-zap': [2, 6],
+  buzzer: [1, 32],
+};
+
+/** The four Zapp Zerapp colours (the board's homes); other modes may use any display colour. */
+export const GAME_COLOURS = ['red', 'green', 'blue', 'yellow'] as const;
+const DISPLAY_COLOURS = [...GAME_COLOURS, 'orange', 'purple', 'pink', 'cyan', 'white', 'black'];
+
+/** Ids that appear in MQTT topics and URLs: lowercase, digits and `-`. */
+export function IdString(description: string) {
+  return Type.String({
+    pattern: '^[a-z0-9][a-z0-9-]{0,31}$',
+    description,
+    'x-message': 'must be 1–32 characters of a–z, 0–9 and "-", starting with a letter or digit (it is used in MQTT topics)',
+  });
+}
+
+/** A station id as the firmware announces it (hardware/protocol.md: 1–16 of `[A-Za-z0-9._-]`). */
+export function StationId(description: string, defaultText?: string) {
+  return Type.String({
+    pattern: '^[A-Za-z0-9._-]{1,16}$',
+    description,
+    'x-message': 'must be a station id: 1–16 characters of A–Z, a–z, 0–9, ".", "_" and "-" (the id in the station\'s banner)',
+    ...(defaultText === undefined ? {} : { 'x-default-text': defaultText }),
+  });
+}
+
+const Seat = Section({
+  id: IdString('The seat\'s id: the player id in the game and in MQTT topics (`red`, `seat-1`, `ada`).'),
+  name: Type.Optional(Type.String({
+    minLength: 1, maxLength: 64, description: 'The name shown on the dashboard.', 'x-default-text': 'the seat id',
+  })),
+  station: Type.Optional(StationId(
+    'The station this seat reads: the id in the seat station\'s boot banner, or a buzzer-hub button id.',
+    'simulated hardware: `seat-N` (`tK-seat-N` on the K-th table, K ≥ 2); required on serial hardware',
+  )),
+  colour: Type.Optional(Type.String({
+    pattern: `^(${DISPLAY_COLOURS.join('|')}|#[0-9a-fA-F]{6})$`,
+    description: 'The seat\'s colour. Zapp Zerapp: the player\'s pieces (red, green, blue or yellow, one each); '
+      + 'other modes: the dashboard colour.',
+    'x-message': `must be one of ${DISPLAY_COLOURS.join(', ')} or #rrggbb`,
+    'x-default-text': 'zapp-zerapp: red, green, blue, yellow in seat order; otherwise none',
+  })),
+  bot: Type.Optional(Type.Boolean({
+    description: 'On simulated hardware: a bot plays this seat (false: a person plays it from the simulator panel).',
+    'x-default-text': '`hardware.simulated.bots`',
+  })),
+}, { description: 'One seat: a player and the station in front of them.' });
+
+const Team = Section({
+  id: IdString('The team\'s id.'),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The team\'s name.', 'x-default-text': 'the team id' })),
+  seats: Type.Array(IdString('A seat id of this table.'), {
+    minItems: 1, uniqueItems: true, description: 'The seats (buzzers) of the team.',
+  }),
+}, { description: 'A team: several buzzers that answer together.' });
+
+const Buzzer = Section({
+  penaltyMs: Ms({ default: 250, description: 'A press before the round is armed (false start) locks that buzzer out for this long.' }),
+  autoResetMs: Nullable(Ms({ description: '' }, 1), {
+    default: null, description: 'Re-arm automatically this long after a winner; null: a referee resets.',
+  }),
+  sound: Type.Boolean({ default: true, description: 'Beep on the winner (the buzzer hub\'s piezo, or the dashboard).' }),
+  teams: Type.Array(Team, { default: [], description: 'Teams; empty: every buzzer plays for itself.' }),
+}, { default: {}, description: 'Buzzer (lockout) mode. Only for `mode: buzzer`.' });
+
+const Timing = Section({
+  arbitrationWindowMs: Ms({
+    default: 30,
+    description: 'After a first press or play, wait this long for lines from other stations that may carry an '
+      + 'earlier time (serial latency) before deciding who was first.',
+  }),
+}, { default: {}, description: 'Timing of the table runtime. The engines\' own timing keys are in `rules`.' });
+
+export const Table = Section({
+  id: IdString('The table\'s id, used in MQTT topics (`zaptable/table-1/…`).'),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The name shown on the dashboard.', 'x-default-text': 'the table id' })),
+  mode: Choice(MODES, { description: 'What the table runs: `zapp-zerapp`, `zip-zap` or `buzzer` (lockout system).' }),
+  seats: Type.Array(Seat, {
+    minItems: 1, maxItems: 32, description: 'The seats in order of play: 2–4 (zapp-zerapp), 2–6 (zip-zap), 1–32 (buzzer).',
+  }),
+  pileStation: Type.Optional(StationId(
+    'Zip-Zap only: the pile station under the discard spot (start cards; plays when hands are registered).',
+    'none (simulated hardware with `hardware.simulated.pileStation`: `pile-1`, `tK-pile-1` on the K-th table)',
+  )),
+  rules: Type.Unsafe<Record<string, unknown>>({
+    type: 'object', default: {},
+    description: 'Options of the rules engine (e.g. `variant: PRO`), validated by the engine: see docs/rules-engine.md. '
+      + 'Players and Zapp Zerapp colours come from `seats`. Not for buzzer mode.',
+  }),
+  seed: Type.Union([Type.Integer(), Type.String({ minLength: 1 })], {
+    default: 'auto',
+    description: 'Seed of the dice and shuffles: a number or text to replay a game, or `auto` (fresh each game, logged).',
+    'x-message': 'must be a whole number, a non-empty string or auto',
+  }),
+  timing: Timing,
+  buzzer: Buzzer,
+}, { description: 'A table run by this controller.' });
