@@ -6,6 +6,7 @@ import { UsageError } from './args.ts';
 import { benchCommand, benchHelp } from './commands/bench.ts';
 import { configCommand, configHelp } from './commands/config-check.ts';
 import { demoCommand, demoHelp } from './commands/demo.ts';
+import { historyCommand, historyHelp } from './commands/history.ts';
 import { replayCommand, replayHelp } from './commands/replay.ts';
 import { scenarioCommand, scenarioHelp } from './commands/scenario.ts';
 import { simulateCommand, simulateHelp } from './commands/simulate.ts';
@@ -22,6 +23,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   simulate: { summary: 'bots play complete games; prints throughput and outcome statistics', help: simulateHelp, run: simulateCommand },
   replay: { summary: 'apply an action log and print the resulting view', help: replayHelp, run: replayCommand },
   scenario: { summary: 'run rule scenario files and report pass/fail per case', help: scenarioHelp, run: scenarioCommand },
+  history: { summary: 'games in the event log with results; one game\'s full log', help: historyHelp, run: historyCommand },
   config: { summary: 'check a configuration file, print examples and the key reference', help: configHelp, run: configCommand },
   bench: { summary: 'benchmarks that print figures (timing)', help: benchHelp, run: benchCommand },
 };

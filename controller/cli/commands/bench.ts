@@ -4,7 +4,22 @@
  */
 import { UsageError } from '../args.ts';
 import type { Output } from '../output.ts';
+import { benchEventLog } from '../../persistence/bench.ts';
+import { intOption, parse } from '../args.ts';
 import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
+
+const eventLogHelp = `zaptable bench eventlog [--events N] [--batch B] [--durability process|power]
+
+Appends N sensor events (default 200000) to a fresh SQLite event log in a temporary folder, committing
+every B events (default 100), and prints events/s and commit latency percentiles.`;
+
+function benchEventLogCommand(argv: readonly string[], io: Output): number {
+  const { values } = parse(argv, { events: { type: 'string' }, batch: { type: 'string' }, durability: { type: 'string' } });
+  const durability = values.durability ?? 'process';
+  if (durability !== 'process' && durability !== 'power') throw new UsageError('--durability must be process or power');
+  benchEventLog(intOption(values.events, 'events', 200_000), { batch: intOption(values.batch, 'batch', 100), durability, print: (line) => { io.out(line); } });
+  return 0;
+}
 
 interface Benchmark {
   readonly summary: string;
@@ -17,6 +32,11 @@ const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
     summary: 'clock sync and first-press arbitration vs host arrival order, on simulated stations',
     help: benchTimingHelp,
     run: benchTimingCommand,
+  },
+  eventlog: {
+    summary: 'SQLite event log append throughput and commit latency',
+    help: eventLogHelp,
+    run: benchEventLogCommand,
   },
 };
 

@@ -7,6 +7,7 @@ import { getEngine } from '../../rules/games.ts';
 import { parseActionLog, replayLog } from '../../scenarios/action-log.ts';
 import { parse, UsageError } from '../args.ts';
 import { renderTree, type Output } from '../output.ts';
+import { replayDbCommand, replayDbHelp } from './replay-db.ts';
 
 export const replayHelp = `zaptable replay FILE [--json] [--viewer public|omniscient|player:ID]
 
@@ -15,7 +16,9 @@ Applies an action log (JSON: {game, config, seed, actions}) and prints the resul
 reports its index, code and message (exit code 1).
 
   --json            print the view as JSON
-  --viewer WHO      public (default), omniscient (everything), or player:ID (that player's view)`;
+  --viewer WHO      public (default), omniscient (everything), or player:ID (that player's view)
+
+${replayDbHelp}`;
 
 function parseViewer(text: string | undefined): Viewer {
   if (text === undefined || text === 'public') return { role: 'public' };
@@ -25,6 +28,8 @@ function parseViewer(text: string | undefined): Viewer {
 }
 
 export async function replayCommand(argv: readonly string[], io: Output): Promise<number> {
+  // A table's log in the event database (settling a dispute) rather than an action-log file.
+  if (argv.some((a) => a === '--db' || a.startsWith('--db='))) return replayDbCommand(argv, io);
   const { values, positionals } = parse(argv, { json: { type: 'boolean' }, viewer: { type: 'string' } });
   const viewer = parseViewer(values.viewer);
   if (positionals.length !== 1) throw new UsageError('replay needs exactly one FILE');
