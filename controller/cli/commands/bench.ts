@@ -17,7 +17,10 @@ function benchEventLogCommand(argv: readonly string[], io: Output): number {
   const { values } = parse(argv, { events: { type: 'string' }, batch: { type: 'string' }, durability: { type: 'string' } });
   const durability = values.durability ?? 'process';
   if (durability !== 'process' && durability !== 'power') throw new UsageError('--durability must be process or power');
-  benchEventLog(intOption(values.events, 'events', 200_000), { batch: intOption(values.batch, 'batch', 100), durability, print: (line) => { io.out(line); } });
+  const print = (line: string): void => {
+    io.out(line);
+  };
+  benchEventLog(intOption(values.events, 'events', 200_000), { batch: intOption(values.batch, 'batch', 100), durability, print });
   return 0;
 }
 
