@@ -1,0 +1,537 @@
+/**
+ * A software model of a seat or pile station running our firmware, at the protocol level: what
+ * firmware/src/station.cpp does, line for line, with the physical world (tags on the reader, mass on the
+ * pad, a finger on the button) driven by a script instead of sensors.
+ *
+ * - It boots like an Uno/Nano: a bootloader pause (input is lost meanwhile), then the banner with the
+ *   EEPROM boot counter +1, `micros()` from 0 (32-bit, wrapping, with an optional rate error), event
+ *   sequence from 0, lamp off, streaming off.
+ * - It answers every command exactly as protocol.md says, through the same codec (`parseCommandLine` for
+ *   input, `formatDeviceLine` for output), so a malformed command gets the same `err` a station sends.
+ * - `tare`, `calibrate` and `raw` wait for their load-cell samples, and meanwhile no input is read (it
+ *   waits in a 64-byte receive buffer; bytes beyond are lost), as on the board.
+ * - The RFID reader is polled every 50 ms, the load cell sampled every 100 ms through the firmware's
+ *   stability filter, the button debounced for 5 ms and stamped with its first edge.
+ *
+ * Bytes come in through `receive()` (when they reach the station's UART) and go out through the `output`
+ * callback (when the station writes them); the wire in between is the table's business.
+ */
+import {
+  formatDeviceLine, parseCommandLine, PROTOCOL_VERSION,
+  type Command, type DeviceMessage, type EventMessage, type FaultDevice, type StationKind,
+} from '../../protocol/index.ts';
+import type { Clock } from '../interface.ts';
+import { TimerSet, type Scheduler } from '../serial/timers.ts';
+import { lampLit, type LampMode } from './simulated-lamp.ts';
+import { SimulatedPad } from './simulated-pad.ts';
+import { StationLineReader } from './station-line-reader.ts';
+import { TagPresence } from './tag-presence.ts';
+import { weightCalibration, weightDecigrams, WeightFilter } from './weight-filter.ts';
+
+/** Firmware timing (firmware/src/station.h, button.h). */
+const RFID_POLL_MS = 50;
+const SCALE_SAMPLE_MS = 100;
+const BUTTON_QUIET_MS = 5;
+const SCALE_AVERAGE_SAMPLES = 8;
+const SCALE_FAULT_MS = 1000;
+const SCALE_COMMAND_TIMEOUT_MS = 2000;
+/** The AVR core's serial receive buffer. */
+const RX_BUFFER_BYTES = 64;
+const U32_RANGE = 2 ** 32;
+
+/** How a simulated station is built and behaves. */
+export interface SimulatedStationConfig {
+  /** Station id stored in its EEPROM: what its banner announces. */
+  readonly id: string;
+  readonly kind: StationKind;
+  /** Firmware version in the banner. Default `0.1.0`. */
+  readonly firmware: string;
+  /** Protocol version in the banner. Default 1 (another value makes the driver refuse the station). */
+  readonly protocol: number;
+  /** The EEPROM boot counter before the first start; the first banner shows this + 1. Default 0. */
+  readonly bootCounter: number;
+  /** Rate error of the resonator, ppm (a Nano's ceramic resonator: up to ±5000). Default 0. */
+  readonly skewPpm: number;
+  /** `micros()` at the first start (later starts begin at 0); near 2^32 to exercise the wrap. Default 0. */
+  readonly firstBootMicros: number;
+  /** Bootloader pause after a reset, ms (a real Uno/Nano: ~1.5–2 s). Default 1600. */
+  readonly bootloaderMs: number;
+  /** Resets when the host opens the port (DTR), as an Uno/Nano does. Default true. */
+  readonly resetOnOpen: boolean;
+  /** Prints nothing and answers nothing: a board that is not running our firmware. Default false. */
+  readonly silent: boolean;
+  /** Load cell reading with an empty pad, counts. Default 84213. */
+  readonly zeroCounts: number;
+  /** Load cell counts per kg. Default 420000. */
+  readonly countsPerKg: number;
+  /** Starts with a stored calibration matching the load cell (else uncalibrated: no weights). Default true. */
+  readonly calibrated: boolean;
+  /** Peak load-cell noise in grams (uniform, seeded). Default 0. */
+  readonly noiseGrams: number;
+  /** Time a mass takes to come to rest on the pad, ms. Default 300. */
+  readonly settleMs: number;
+  /** Seed of the noise. */
+  readonly seed: string | number;
+}
+
+export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'> = {
+  firmware: '0.1.0',
+  protocol: PROTOCOL_VERSION,
+  bootCounter: 0,
+  skewPpm: 0,
+  firstBootMicros: 0,
+  bootloaderMs: 1600,
+  resetOnOpen: true,
+  silent: false,
+  zeroCounts: 84_213,
+  countsPerKg: 420_000,
+  calibrated: true,
+  noiseGrams: 0,
+  settleMs: 300,
+  seed: 1,
+};
+
+/** What the station needs from its surroundings. */
+export interface SimulatedStationDeps {
+  readonly clock: Clock;
+  readonly scheduler: Scheduler;
+  /** Bytes the station writes to its serial port (lines with `\n`, or raw garbage). */
+  readonly output: (bytes: string | Buffer) => void;
+}
+
+/** A command line the station received, as decoded (the lamp, tare, … the driver asked for). */
+export interface ReceivedCommand {
+  /** Controller time (µs) when the station read it. */
+  readonly atUs: number;
+  readonly line: string;
+  /** The decoded command, or undefined when it was refused with `code`. */
+  readonly command: Command | undefined;
+  readonly code: number | undefined;
+}
+
+/** The lamp as last commanded, with its level now. */
+export type LampState = LampMode & { readonly lit: boolean };
+
+/** An item on the pad / a tag in the reader's field. */
+export interface PlacedItem {
+  /** The tag's UID (4, 7 or 10 bytes in uppercase hex); omit for a mass without a tag. */
+  readonly uid?: string;
+  /** Mass in grams. */
+  readonly grams: number;
+}
+
+interface PendingScaleCommand {
+  readonly verb: 'tare' | 'calibrate' | 'raw';
+  readonly id: number;
+  readonly grams: number;
+  readonly wanted: number;
+  got: number;
+  sum: number;
+  progressMs: number;
+}
+
+export class SimulatedStation {
+  readonly config: SimulatedStationConfig;
+  private readonly deps: SimulatedStationDeps;
+  /** Timers of the running firmware: cleared by a reset or power loss. */
+  private readonly firmware: TimerSet;
+  /** Timers of the physical world (a card lifted after a tap): they outlive a reset. */
+  private readonly world: TimerSet;
+  private readonly log: ReceivedCommand[] = [];
+
+  private power: 'off' | 'bootloader' | 'running' = 'off';
+  private starts = 0;
+  private bootHostUs = 0;
+  private bootMicros = 0;
+  private storedId: string;
+  private bootCount: number;
+  private tare: number;
+  private perKg: number;
+  private seq = 0;
+  private lamp: LampMode = { mode: 'off' };
+  private streaming = false;
+  private readonly lineReader = new StationLineReader();
+  private rx: number[] = [];
+  private pending: PendingScaleCommand | undefined;
+  private tags = new TagPresence();
+  private readonly filter = new WeightFilter();
+  private lastSampleMs = 0;
+  private reportedFault = { rfid: false, scale: false };
+
+  // The physical world.
+  private readonly field = new Set<string>();
+  private readonly pad: SimulatedPad;
+  private readonly broken = { rfid: false, scale: false };
+
+  constructor(config: SimulatedStationConfig, deps: SimulatedStationDeps) {
+    this.config = config;
+    this.deps = deps;
+    this.firmware = new TimerSet(deps.scheduler);
+    this.world = new TimerSet(deps.scheduler);
+    this.pad = new SimulatedPad(config, `${String(config.seed)}:${config.id}`);
+    this.storedId = config.id;
+    this.bootCount = config.bootCounter;
+    this.tare = config.calibrated ? config.zeroCounts : 0;
+    this.perKg = config.calibrated ? config.countsPerKg : 0;
+  }
+
+  // ------------------------------------------------------------------------------------------- power
+
+  /** Powers the board (USB plugged in): bootloader pause, then the sketch starts. No effect when on. */
+  powerOn(): void {
+    if (this.power !== 'off') return;
+    this.power = 'bootloader';
+    this.firmware.after(this.config.bootloaderMs, () => {
+      this.setup();
+    });
+  }
+
+  /** Cuts power (USB unplugged): the firmware stops; what lies on the pad stays there. */
+  powerOff(): void {
+    this.power = 'off';
+    this.firmware.clear();
+    this.pending = undefined;
+    this.rx = [];
+  }
+
+  /** A reset (reset button, watchdog, DTR when the host opens the port): reboots through the bootloader. */
+  reset(): void {
+    this.powerOff();
+    this.powerOn();
+  }
+
+  /** The host opened the port: an Uno/Nano resets (DTR), unless configured otherwise. */
+  portOpened(): void {
+    if (this.config.resetOnOpen && this.power !== 'off') this.reset();
+  }
+
+  /** Stops every timer for good. */
+  dispose(): void {
+    this.powerOff();
+    this.world.clear();
+  }
+
+  /** True while the sketch runs (not off, not in the bootloader). */
+  get running(): boolean {
+    return this.power === 'running';
+  }
+
+  // ------------------------------------------------------------------------------------ readback
+
+  /** The id stored in EEPROM now (after `id set`, the banner carries it from the next start). */
+  get storedStationId(): string {
+    return this.storedId;
+  }
+
+  /** The boot counter of the current (or last) start. */
+  get boot(): number {
+    return this.bootCount;
+  }
+
+  /** The station's `micros()` now (0 while it is not running). */
+  micros(): number {
+    return this.microsAt(this.deps.clock.nowUs());
+  }
+
+  /** The lamp as last commanded, with its level now. */
+  lampState(): LampState {
+    return { ...this.lamp, lit: lampLit(this.lamp, this.nowMs()) };
+  }
+
+  /** Whether `stream on` is active. */
+  get isStreaming(): boolean {
+    return this.streaming;
+  }
+
+  /** The stored calibration (`perKg` 0: uncalibrated). */
+  calibration(): { readonly tare: number; readonly perKg: number } {
+    return { tare: this.tare, perKg: this.perKg };
+  }
+
+  /** Every command line read since the simulation started, in order. */
+  received(): readonly ReceivedCommand[] {
+    return this.log;
+  }
+
+  // ----------------------------------------------------------------------------- physical world
+
+  /** Puts an item on the pad: its tag enters the reader's field now, its mass settles over `settleMs`. */
+  placeItem(item: PlacedItem): void {
+    if (item.uid !== undefined) this.field.add(item.uid);
+    this.pad.place(item.uid, item.grams, this.deps.clock.nowUs());
+  }
+
+  /** Lifts an item: its tag leaves the field (reported after two missed polls), its mass leaves the pad. */
+  liftItem(uid: string): void {
+    this.field.delete(uid);
+    this.pad.lift(uid, this.deps.clock.nowUs());
+  }
+
+  /** Holds a tag over the reader for `dwellMs` (a card tapped; no mass on the pad). */
+  tapCard(uid: string, dwellMs: number): void {
+    this.field.add(uid);
+    this.world.after(dwellMs, () => {
+      this.field.delete(uid);
+    });
+  }
+
+  /**
+   * Presses the ZAP button for `holdMs`. With `atDeviceUs` the press happens when the station's `micros()`
+   * reaches that value (it must lie ahead, less than 2^31 µs), and `BTN+` carries exactly that stamp;
+   * without it the press is now. `BTN+`/`BTN-` are sent after the 5 ms debounce, stamped with the edges.
+   */
+  pressButton(holdMs: number, atDeviceUs?: number): void {
+    if (this.config.kind !== 'seat') throw new Error(`simulated station ${this.config.id}: a ${this.config.kind} station has no button`);
+    const delayMs = atDeviceUs === undefined ? 0 : this.msUntilMicros(atDeviceUs);
+    this.world.after(delayMs, () => {
+      this.buttonEdge(true, atDeviceUs ?? this.micros());
+    });
+    this.world.after(delayMs + holdMs, () => {
+      this.buttonEdge(false, this.micros());
+    });
+  }
+
+  /** Breaks (or repairs) a sensor: the firmware reports `FAULT+`/`FAULT-` as it notices. */
+  setSensorFault(device: FaultDevice, broken: boolean): void {
+    this.broken[device] = broken;
+  }
+
+  // -------------------------------------------------------------------------------------- serial
+
+  /** Bytes arriving at the station's UART from the host. */
+  receive(bytes: Buffer): void {
+    if (this.power !== 'running' || this.config.silent) return; // the bootloader (or nothing) eats them
+    for (const byte of bytes) {
+      if (this.pending !== undefined && this.rx.length >= RX_BUFFER_BYTES) break; // receive buffer full: lost
+      this.rx.push(byte);
+    }
+    this.pollSerial();
+  }
+
+  /** Writes raw bytes as if the firmware had (line noise, a corrupted line); no sequence number is used. */
+  writeRaw(bytes: string | Buffer): void {
+    this.deps.output(bytes);
+  }
+
+  // ------------------------------------------------------------------------------------ firmware
+
+  private setup(): void {
+    this.power = 'running';
+    this.bootCount = (this.bootCount + 1) % U32_RANGE;
+    this.bootHostUs = this.deps.clock.nowUs();
+    this.bootMicros = this.starts === 0 ? this.config.firstBootMicros : 0;
+    this.starts++;
+    this.seq = 0;
+    this.lineReader.reset();
+    this.rx = [];
+    this.pending = undefined;
+    this.tags = new TagPresence();
+    this.filter.reset();
+    this.lamp = { mode: 'off' };
+    this.streaming = false;
+    this.reportedFault = { rfid: false, scale: false };
+    this.lastSampleMs = this.nowMs();
+    this.send({
+      type: 'banner', fw: this.config.firmware, proto: this.config.protocol, kind: this.config.kind,
+      station: this.storedId, boot: this.bootCount,
+    });
+    if (this.broken.rfid) this.reportFault('rfid', true);
+    this.every(RFID_POLL_MS, () => {
+      this.pollRfid();
+    });
+    if (this.config.kind === 'seat') {
+      this.every(SCALE_SAMPLE_MS, () => {
+        this.sampleScale();
+      });
+    }
+  }
+
+  private every(periodMs: number, tick: () => void): void {
+    this.firmware.after(periodMs, () => {
+      tick();
+      this.every(periodMs, tick);
+    });
+  }
+
+  private send(message: DeviceMessage): void {
+    if (this.config.silent || this.power !== 'running') return;
+    this.deps.output(`${formatDeviceLine(message)}\n`);
+  }
+
+  private event(message: DistributiveOmit<EventMessage, 'type' | 'seq'>): void {
+    this.send({ ...message, type: 'event', seq: this.seq });
+    this.seq = (this.seq + 1) % U32_RANGE;
+  }
+
+  private reportFault(device: FaultDevice, raised: boolean): void {
+    this.reportedFault[device] = raised;
+    this.event({ t: this.micros(), event: raised ? 'FAULT+' : 'FAULT-', device });
+  }
+
+  private pollRfid(): void {
+    const tUs = this.micros(); // the poll starts now: the tag was (or was not) there at this moment
+    if (this.broken.rfid) {
+      if (!this.reportedFault.rfid) this.reportFault('rfid', true);
+      return; // presence unknown: keep the last state rather than invent a TAG-
+    }
+    if (this.reportedFault.rfid) this.reportFault('rfid', false);
+    // Anticollision always takes the same branch: with several tags in the field, the same one wins.
+    const uid = [...this.field].sort()[0];
+    for (const change of this.tags.update(uid, tUs)) {
+      this.event({ t: change.tUs, event: change.arrived ? 'TAG+' : 'TAG-', uid: change.uid });
+    }
+  }
+
+  private sampleScale(): void {
+    const nowMs = this.nowMs();
+    if (this.broken.scale) {
+      if (!this.reportedFault.scale && nowMs - this.lastSampleMs > SCALE_FAULT_MS) this.reportFault('scale', true);
+      const pending = this.pending;
+      if (pending !== undefined && nowMs - pending.progressMs > SCALE_COMMAND_TIMEOUT_MS) {
+        this.pending = undefined;
+        this.send({ type: 'err', id: pending.id, code: 10 }); // SENSOR_TIMEOUT
+        this.pollSerial();
+      }
+      return;
+    }
+    const tUs = this.micros();
+    const raw = this.pad.readCounts(this.deps.clock.nowUs());
+    this.lastSampleMs = nowMs;
+    if (this.reportedFault.scale) this.reportFault('scale', false);
+    const pending = this.pending;
+    if (pending !== undefined) {
+      pending.sum += raw;
+      pending.got++;
+      pending.progressMs = nowMs;
+      if (pending.got === pending.wanted) {
+        const n = pending.wanted;
+        const half = Math.trunc(n / 2);
+        this.finishPending(pending, Math.trunc(pending.sum >= 0 ? (pending.sum + half) / n : (pending.sum - half) / n));
+      }
+    }
+    const dg = weightDecigrams(raw, this.tare, this.perKg);
+    if (dg === undefined) return; // not calibrated yet: no weights
+    const report = this.filter.feed(dg);
+    if (this.streaming) this.event({ t: tUs, event: 'W', grams: dg / 10, stable: this.filter.stable });
+    else if (report !== undefined) this.event({ t: tUs, event: 'W', grams: report.dg / 10, stable: report.stable });
+  }
+
+  private finishPending(pending: PendingScaleCommand, average: number): void {
+    this.pending = undefined;
+    if (pending.verb === 'raw') {
+      this.send({ type: 'ok', id: pending.id, fields: { raw: String(average) } });
+    } else if (pending.verb === 'tare') {
+      this.tare = average;
+      this.filter.reset(); // earlier samples were weighed with the old calibration
+      this.send({ type: 'ok', id: pending.id, fields: { tare: String(this.tare) } });
+    } else {
+      const perKg = weightCalibration(average, this.tare, pending.grams);
+      if (perKg === undefined) {
+        this.send({ type: 'err', id: pending.id, code: 11 }); // CALIBRATION_FAILED
+      } else {
+        this.perKg = perKg;
+        this.filter.reset();
+        this.send({ type: 'ok', id: pending.id, fields: { per_kg: String(this.perKg) } });
+      }
+    }
+    // The loop reads input again: commands that waited in the receive buffer are handled now.
+    this.pollSerial();
+  }
+
+  private pollSerial(): void {
+    while (this.pending === undefined && this.rx.length > 0 && this.power === 'running') {
+      const result = this.lineReader.feed(this.rx.shift() as number);
+      if (result.kind === 'line') this.handleLine(result.line);
+      else if (result.kind === 'too-long') this.send({ type: 'err', id: null, code: 1 }); // LINE_TOO_LONG
+    }
+  }
+
+  private handleLine(line: string): void {
+    const atUs = this.deps.clock.nowUs();
+    const command = parseCommandLine(line);
+    if ('error' in command) {
+      this.log.push({ atUs, line, command: undefined, code: command.code });
+      this.send({ type: 'err', id: command.id, code: command.code });
+      return;
+    }
+    const seatOnly = command.verb !== 'ping' && command.verb !== 'info' && command.verb !== 'id-set';
+    const refused = seatOnly && this.config.kind !== 'seat';
+    this.log.push({ atUs, line, command, code: refused ? 9 : undefined });
+    if (refused) {
+      this.send({ type: 'err', id: command.id, code: 9 }); // NOT_SUPPORTED
+      return;
+    }
+    const fields = this.execute(command);
+    if (fields !== 'pending') this.send({ type: 'ok', id: command.id, fields });
+  }
+
+  /** Carries out a valid command; returns the `ok` reply's fields, or 'pending' when it waits for samples. */
+  private execute(command: Command): Record<string, string> | 'pending' {
+    switch (command.verb) {
+      case 'ping':
+        return { t: String(this.micros()) };
+      case 'info':
+        return {
+          fw: this.config.firmware, proto: String(this.config.protocol), kind: this.config.kind,
+          id: this.storedId, boot: String(this.bootCount),
+        };
+      case 'id-set':
+        this.storedId = command.station;
+        return { id: this.storedId };
+      case 'lamp-on':
+        this.lamp = { mode: 'on' };
+        return {};
+      case 'lamp-off':
+        this.lamp = { mode: 'off' };
+        return {};
+      case 'lamp-blink':
+        this.lamp = { mode: 'blink', onMs: command.onMs, offMs: command.offMs, count: command.count, sinceMs: this.nowMs() };
+        return {};
+      case 'stream-on':
+        this.streaming = true;
+        return {};
+      case 'stream-off':
+        this.streaming = false;
+        return {};
+      case 'scale':
+        return { tare: String(this.tare), per_kg: String(this.perKg) };
+      case 'tare':
+      case 'calibrate':
+      case 'raw':
+        this.pending = {
+          verb: command.verb, id: command.id, grams: command.verb === 'calibrate' ? command.grams : 0,
+          wanted: command.verb === 'raw' ? 1 : SCALE_AVERAGE_SAMPLES, got: 0, sum: 0, progressMs: this.nowMs(),
+        };
+        return 'pending'; // answered when the samples are in
+    }
+  }
+
+  private buttonEdge(pressed: boolean, stampUs: number): void {
+    if (this.power !== 'running') return;
+    // Accepted after 5 ms without further edges; sent then, stamped with the first edge (taken in the ISR).
+    this.firmware.after(BUTTON_QUIET_MS, () => {
+      this.event({ t: stampUs, event: pressed ? 'BTN+' : 'BTN-' });
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------- time
+
+  private nowMs(): number {
+    return this.deps.clock.nowUs() / 1000;
+  }
+
+  private microsAt(hostUs: number): number {
+    if (this.power !== 'running') return 0;
+    const elapsed = (hostUs - this.bootHostUs) * (1 + this.config.skewPpm * 1e-6);
+    // 4 µs resolution on a 16 MHz AVR.
+    return (Math.floor((this.bootMicros + elapsed) / 4) * 4) % U32_RANGE;
+  }
+
+  /** Host ms until `micros()` reaches `target` (going forward, modulo the wrap). */
+  private msUntilMicros(target: number): number {
+    const ahead = (((target - this.micros()) % U32_RANGE) + U32_RANGE) % U32_RANGE;
+    return ahead / (1 + this.config.skewPpm * 1e-6) / 1000;
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
