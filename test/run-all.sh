@@ -9,6 +9,19 @@ failed=0
 step() { printf '\n=== %s ===\n' "$*"; }
 fail_step() { echo "FAILED: $*"; failed=$((failed + 1)); }
 
+step "Debian packages the tests need"
+# mosquitto: a real MQTT broker for the contract tests; chromium: the browser for the dashboard tests.
+# (The AVR toolchain is installed by firmware/ci.sh.) Installed only when missing.
+missing=()
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
+command -v chromium >/dev/null || missing+=(chromium)
+if [ "${#missing[@]}" -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || { echo "could not install: ${missing[*]}"; echo "0 passed, 1 failed"; exit 1; }
+fi
+echo "mosquitto: $(command -v mosquitto || echo /usr/sbin/mosquitto), chromium: $(command -v chromium)"
+
 step "npm packages"
 if ! npm ci --no-audit --no-fund; then
   echo "npm ci failed"; echo "0 passed, 1 failed"; exit 1

@@ -1,0 +1,232 @@
+/**
+ * The embedded MQTT broker (aedes), so one machine needs nothing else (design principle 7). Clients must log
+ * in with a username and password from the configuration; what each may publish and read follows its role
+ * (`acl.ts`). A publish the role does not allow is dropped and the client disconnected (aedes cannot refuse a
+ * single MQTT 3.1.1 publish otherwise; Mosquitto drops it silently and keeps the connection: either way no
+ * subscriber sees it). A subscription the role does not allow is refused in the SUBACK (0x80).
+ *
+ * Plain TCP, or TLS when a key and certificate are given. No WebSocket listener: browsers reach the game
+ * through the dashboard, not the broker.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { mayPublish, mayReceive, maySubscribe, type Role } from './acl.ts';
+import { silentLogger, type TransportLogger } from './logger.ts';
+import { isBrokerUsername } from './mosquitto-acl.ts';
+import { baseTopicProblem } from './topics.ts';
+
+/** A broker account from the configuration. */
+export interface BrokerUser {
+  readonly username: string;
+  readonly password: string;
+  readonly role: Role;
+}
+
+export interface EmbeddedBrokerOptions {
+  readonly baseTopic: string;
+  readonly users: readonly BrokerUser[];
+  /** TCP port; 0 picks a free one (tests). */
+  readonly port: number;
+  /** Interface to listen on. Default 127.0.0.1; `0.0.0.0` lets overlays and lighting desks on the LAN in. */
+  readonly host?: string;
+  /** PEM key and certificate: listen with TLS (mqtts://) instead of plain TCP. */
+  readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
+  readonly logger?: TransportLogger;
+}
+
+/** Counters of what the broker refused, for the health page and the tests. */
+export interface BrokerStats {
+  readonly refusedConnections: number;
+  readonly deniedPublishes: number;
+  readonly deniedSubscriptions: number;
+  readonly droppedDeliveries: number;
+}
+
+// CONNACK return codes (MQTT 3.1.1, table 3.1). aedes declares them as an ambient const enum, which
+// isolatedModules cannot read, so they are repeated here.
+const BAD_USERNAME_OR_PASSWORD = 4;
+const NOT_AUTHORIZED = 5;
+
+function digest(value: string | Buffer): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function authError(message: string, returnCode: typeof BAD_USERNAME_OR_PASSWORD | typeof NOT_AUTHORIZED): AuthenticateError {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- aedes's AuthErrorCode is an ambient const enum that isolatedModules cannot import; these numbers are its wire values
+  return Object.assign(new Error(message), { returnCode });
+}
+
+/** Why a user list is unusable, or undefined. */
+export function brokerUsersProblem(users: readonly BrokerUser[]): string | undefined {
+  const names = new Set<string>();
+  for (const user of users) {
+    if (!isBrokerUsername(user.username)) return `invalid broker username ${JSON.stringify(user.username)} (letters, digits, _ . -)`;
+    if (names.has(user.username)) return `broker username ${JSON.stringify(user.username)} appears twice`;
+    if (user.password.length === 0) return `broker user ${JSON.stringify(user.username)} has an empty password`;
+    names.add(user.username);
+  }
+  if (!users.some((user) => user.role === 'controller')) return 'no broker user has the controller role';
+  return undefined;
+}
+
+export class EmbeddedBroker {
+  private readonly options: EmbeddedBrokerOptions;
+  private readonly logger: TransportLogger;
+  private readonly roles = new WeakMap<Client, { readonly username: string; readonly role: Role }>();
+  private readonly sockets = new Set<Socket>();
+  private readonly counters = { refusedConnections: 0, deniedPublishes: 0, deniedSubscriptions: 0, droppedDeliveries: 0 };
+  private aedes: Aedes | undefined;
+  private server: Server | undefined;
+  private boundPort: number | undefined;
+
+  constructor(options: EmbeddedBrokerOptions) {
+    this.options = options;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /**
+   * Starts listening. Throws on an invalid configuration (base topic, users) or when the port is taken.
+   * Resolves with the port actually bound.
+   */
+  async start(): Promise<number> {
+    if (this.server !== undefined) throw new Error('the embedded broker is already running');
+    const problem = baseTopicProblem(this.options.baseTopic) ?? brokerUsersProblem(this.options.users);
+    if (problem !== undefined) throw new Error(`embedded broker: ${problem}`);
+    const aedes = await Aedes.createBroker({
+      authenticate: (client, username, password, done) => {
+        this.authenticate(client, username, password, done);
+      },
+      authorizePublish: (client, packet, done) => {
+        done(this.authorizePublish(client, packet.topic));
+      },
+      authorizeSubscribe: (client, subscription, done) => {
+        done(null, this.authorizeSubscribe(client, subscription.topic) ? subscription : null);
+      },
+      authorizeForward: (client, packet) => (this.authorizeForward(client, packet.topic) ? packet : null),
+    });
+    aedes.on('clientError', (client, error) => {
+      this.logger.debug('mqtt client error', { client: client.id, error: error.message });
+    });
+    const server = this.options.tls === undefined ? createServer(aedes.handle) : createTlsServer(this.options.tls, aedes.handle);
+    // Tracked so that close() can end connections at once instead of waiting for clients to leave.
+    server.on(this.options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
+      // Small packets must leave at once: Nagle's algorithm against delayed ACKs costs ~40 ms per hop.
+      socket.setNoDelay(true);
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    this.aedes = aedes;
+    this.server = server;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(this.options.port, this.options.host ?? '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+    this.boundPort = (server.address() as AddressInfo).port;
+    this.logger.info('embedded mqtt broker listening', { host: this.options.host ?? '127.0.0.1', port: this.boundPort, tls: this.options.tls !== undefined });
+    return this.boundPort;
+  }
+
+  /** The bound port; throws before `start()`. */
+  get port(): number {
+    if (this.boundPort === undefined) throw new Error('the embedded broker has not started');
+    return this.boundPort;
+  }
+
+  /** The URL clients connect to (with the host clients on this machine use). */
+  get url(): string {
+    const host = this.options.host === undefined || this.options.host === '0.0.0.0' ? '127.0.0.1' : this.options.host;
+    return `${this.options.tls === undefined ? 'mqtt' : 'mqtts'}://${host}:${this.port}`;
+  }
+
+  stats(): BrokerStats {
+    return { ...this.counters };
+  }
+
+  /** Disconnects every client and stops listening. Safe to call twice. */
+  async close(): Promise<void> {
+    const { aedes, server } = this;
+    this.aedes = undefined;
+    this.server = undefined;
+    this.boundPort = undefined;
+    if (aedes !== undefined) {
+      await new Promise<void>((resolve) => {
+        aedes.close(() => {
+          resolve();
+        });
+      });
+    }
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    if (server?.listening === true) {
+      await new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      });
+    }
+  }
+
+  private authenticate(
+    client: Client, username: string | undefined, password: Buffer | undefined,
+    done: (error: AuthenticateError | null, success: boolean | null) => void,
+  ): void {
+    if (username === undefined || username.length === 0) {
+      this.refuse(client, '(anonymous)', 'no username');
+      done(authError('anonymous clients are not allowed', NOT_AUTHORIZED), false);
+      return;
+    }
+    const candidate = digest(password ?? Buffer.alloc(0));
+    let match: BrokerUser | undefined;
+    // Hash and compare against every user so timing does not tell which usernames exist.
+    for (const user of this.options.users) {
+      if (timingSafeEqual(digest(user.password), candidate) && user.username === username) match = user;
+    }
+    if (match === undefined) {
+      this.refuse(client, username, 'bad username or password');
+      done(authError('bad username or password', BAD_USERNAME_OR_PASSWORD), false);
+      return;
+    }
+    this.roles.set(client, { username: match.username, role: match.role });
+    done(null, true);
+  }
+
+  private authorizePublish(client: Client | null, topic: string): Error | null {
+    // A null client is a will left by a broker that is gone (clusters only); nobody vouches for it.
+    const who = client === null ? undefined : this.roles.get(client);
+    if (who !== undefined && mayPublish(who.role, this.options.baseTopic, topic)) return null;
+    this.counters.deniedPublishes++;
+    this.logger.warn('mqtt publish refused', { client: client?.id, username: who?.username, role: who?.role, topic: topic.slice(0, 200) });
+    return new Error(`not allowed to publish to ${topic}`);
+  }
+
+  private authorizeSubscribe(client: Client, filter: string): boolean {
+    const who = this.roles.get(client);
+    if (who !== undefined && maySubscribe(who.role, this.options.baseTopic, filter)) return true;
+    this.counters.deniedSubscriptions++;
+    this.logger.info('mqtt subscription refused', { client: client.id, username: who?.username, filter: filter.slice(0, 200) });
+    return false;
+  }
+
+  private authorizeForward(client: Client, topic: string): boolean {
+    // Defence in depth: subscriptions were checked, but a message is checked again before delivery.
+    const who = this.roles.get(client);
+    if (who !== undefined && mayReceive(who.role, this.options.baseTopic, topic)) return true;
+    this.counters.droppedDeliveries++;
+    return false;
+  }
+
+  private refuse(client: Client, username: string, reason: string): void {
+    this.counters.refusedConnections++;
+    this.logger.warn('mqtt connection refused', { client: client.id, username, reason });
+  }
+}

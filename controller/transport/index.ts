@@ -1,0 +1,31 @@
+/**
+ * The transport layer: MQTT topics and payloads (one typed map), the embedded broker, the controller's
+ * connections and request dispatch. docs/mqtt.md is the contract; this is its implementation.
+ */
+export {
+  ROLES, ROLE_RULES, PUBLIC_READ, filterCovers, mayPublish, maySubscribe, mayReceive, type Role, type RoleRule,
+} from './acl.ts';
+export { ControllerTransport, type ControllerTransportOptions, type TransportStats } from './controller-transport.ts';
+export {
+  EmbeddedBroker, brokerUsersProblem, type BrokerUser, type BrokerStats, type EmbeddedBrokerOptions,
+} from './embedded-broker.ts';
+export { TRANSPORT_ERRORS, transportError, type RequestError, type TransportErrorCode } from './errors.ts';
+export { silentLogger, type LogFields, type TransportLogger } from './logger.ts';
+export { mosquittoAcl, isBrokerUsername, type BrokerAccount } from './mosquitto-acl.ts';
+export { MqttConnection, type ConnectionStats, type MqttConnectionOptions, type MqttTlsOptions } from './mqtt-connection.ts';
+export type {
+  Availability, BridgeTablesPayload, EventFields, GameStatePayload, HealthPayload, IdleStatePayload, JsonValue, PublicEvent,
+  PublicView, RequestEnvelope, ResponsePayload, StatePayload, TableEvent, Transaction,
+} from './payloads.ts';
+export { idleStateOf, publicEventOf, publicStateOf, tableEventOf, type PublishMeta } from './public-view.ts';
+export { RequestDispatcher, type DispatcherStats, type RequestDispatcherOptions } from './request-dispatcher.ts';
+export { MIN_TOKEN_LENGTH, RequestTokens, type RequestToken } from './request-tokens.ts';
+export {
+  REQUESTS, REQUEST_NAMES, isKnownRequest, type Applied, type HandlerResult, type Identity, type RequestContext, type RequestData,
+  type RequestHandler, type RequestName, type RequestParams, type RequestSpec,
+} from './requests.ts';
+export { TableChannel, type TableChannelOptions } from './table-channel.ts';
+export {
+  BRIDGE_LEVEL, DEFAULT_BASE_TOPIC, TOPIC_SPECS, Topics, baseTopicProblem, encodePayload, isRequestName, isStationId, isTableId,
+  type ParsedTopic, type Topic, type TopicKind, type TopicPayloads, type TopicSpec,
+} from './topics.ts';

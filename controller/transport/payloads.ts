@@ -1,0 +1,132 @@
+/**
+ * The payload of every MQTT message zaptable sends or accepts (docs/mqtt.md has an example of each). Payloads
+ * are JSON, except the availability topics, which carry the bare strings `online`/`offline` as Zigbee2MQTT's
+ * users expect.
+ */
+import type { GameId } from '../rules/engine.ts';
+
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+declare const PUBLIC_BRAND: unique symbol;
+
+/**
+ * A game's public view (`engine.view(state, {role: 'public'})`). Branded: the only way to get one is
+ * `publicStateOf` in `public-view.ts`, so nothing else (an omniscient view, a player's view, a raw state) can
+ * reach `publishState` (design principle 2).
+ */
+export interface PublicView { readonly [PUBLIC_BRAND]: 'public-view' }
+
+declare const EVENT_BRAND: unique symbol;
+
+/**
+ * An event filtered for the public (hidden information removed or the event dropped). Branded: made only by
+ * `publicEventOf` / `tableEventOf` in `public-view.ts`.
+ */
+export type PublicEvent = EventFields & { readonly [EVENT_BRAND]: 'public-event' };
+
+/** `<base>/bridge/status` and `<base>/<table>/status`. Retained; the last will is `offline`. */
+export type Availability = 'online' | 'offline';
+
+/** `<base>/bridge/tables`: the tables this controller runs, so a dashboard can discover them. Retained. */
+export interface BridgeTablesPayload {
+  readonly tables: readonly { readonly id: string }[];
+}
+
+/** Fields every table state carries. */
+interface StateMeta {
+  /** The `seq` of the last event published before this state (0 before the first). */
+  readonly seq: number;
+  /** When the state was last changed, ms since 1970 on the controller's wall clock. */
+  readonly at: number;
+}
+
+/** `<base>/<table>/state` while no game runs. Retained. */
+export interface IdleStatePayload extends StateMeta {
+  readonly mode: 'idle';
+}
+
+/** `<base>/<table>/state` during (and after) a game. Retained. */
+export interface GameStatePayload extends StateMeta {
+  readonly mode: 'game';
+  readonly game: GameId;
+  /** The engine's public view; its shape per game is in docs/rules-engine.md. */
+  readonly view: PublicView;
+}
+
+/** `<base>/<table>/state`. The buzzer mode adds its own member here when the runtime implements it. */
+export type StatePayload = IdleStatePayload | GameStatePayload;
+
+/** The envelope of every event on `<base>/<table>/events`. Not retained. */
+export interface EventFields {
+  /** Per-table sequence number, +1 per event; a gap tells a subscriber it missed events. */
+  readonly seq: number;
+  /** When it happened, ms on the controller's clock (the action's time, or the event's own `at`). */
+  readonly at: number;
+  /** Engine events use the engines' UPPER_CASE types (docs/rules-engine.md); table events are listed below. */
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * Events the table runtime emits itself (engine events come from the engines; these names must not clash with
+ * theirs). Extend this union when the runtime needs a new one, and document it in docs/mqtt.md.
+ */
+export type TableEvent =
+  /** A `new-game` request replaced whatever ran (the engine's own setup events follow). */
+  | { readonly type: 'NEW_GAME'; readonly game: GameId; readonly players: readonly string[] }
+  | { readonly type: 'ACTION_UNDONE'; readonly undoneSeq: number; readonly reason?: string }
+  | { readonly type: 'CORRECTION_APPLIED'; readonly reason: string }
+  | { readonly type: 'STATION_REMOVED'; readonly station: string };
+
+/**
+ * `<base>/<table>/health/<station>`. Retained. Structurally identical to the hardware layer's `StationHealth`
+ * (transport may not import hardware; `test/transport/payload-types.test.ts` keeps the two in step).
+ * `clock.uncertaintyUs` is `null` in JSON while unbounded (JSON has no Infinity).
+ */
+export interface HealthPayload {
+  readonly station: string;
+  readonly kind: 'seat' | 'pile' | 'hub' | 'simulated';
+  readonly online: boolean;
+  readonly firmware?: string;
+  readonly protocol?: number;
+  readonly port?: string;
+  readonly lastSeenMs?: number;
+  readonly errors: {
+    readonly badLines: number;
+    readonly lostEvents: number;
+    readonly timeouts: number;
+    readonly commandErrors: number;
+    readonly resets: number;
+    readonly disconnects: number;
+  };
+  readonly clock?: { readonly offsetUs: number; readonly driftPpm: number; readonly uncertaintyUs: number };
+}
+
+/** A transaction id: chosen by the requester, echoed in the response, the key of idempotent replays. */
+export type Transaction = string | number;
+
+/**
+ * `<base>/<table>/request/<name>`: the request's parameters (see `requests.ts`) plus the envelope fields.
+ * `token` never appears in a response or a log.
+ */
+export interface RequestEnvelope {
+  readonly transaction?: Transaction;
+  readonly token?: string;
+  readonly [param: string]: unknown;
+}
+
+/** `<base>/<table>/response/<name>`: exactly one per request message. Not retained. */
+export type ResponsePayload =
+  | { readonly status: 'ok'; readonly data: JsonValue; readonly error: null; readonly transaction: Transaction | null }
+  | {
+    readonly status: 'error'; readonly data: null;
+    readonly error: { readonly code: string; readonly message: string }; readonly transaction: Transaction | null;
+  };
+
+/** Every `TableEvent` type, for documentation checks. */
+export const TABLE_EVENT_TYPES = ['NEW_GAME', 'ACTION_UNDONE', 'CORRECTION_APPLIED', 'STATION_REMOVED'] as const;
+
+// The list and the union name the same types (a compile error otherwise).
+type SameTypes<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _tableEventTypesComplete: SameTypes<(typeof TABLE_EVENT_TYPES)[number], TableEvent['type']> = true;

@@ -1,0 +1,65 @@
+/**
+ * The only door from the game to a public topic (design principle 2). `publishState` and `publishEvent`
+ * accept only the branded types made here, and these functions build them only from the engines' public
+ * view and public event filter. No hand and no unrevealed barrel can reach MQTT by another path without a
+ * cast, and the one cast of each brand lives in this file.
+ */
+import type { GameId } from '../rules/engine.ts';
+import type { AnyEngine } from '../rules/games.ts';
+import { PUBLIC } from '../rules/common/viewer.ts';
+import { toPublicEvent, type ZipZapEvent } from '../rules/zip-zap/index.ts';
+import type { EventFields, GameStatePayload, IdleStatePayload, PublicEvent, PublicView, TableEvent } from './payloads.ts';
+
+/** Where an event or state sits in the table's history. */
+export interface PublishMeta {
+  /** The table's event sequence number (of this event, or of the last event before this state). */
+  readonly seq: number;
+  /** ms on the controller's clock. */
+  readonly at: number;
+}
+
+/** The public state of a running (or finished) game: `engine.view(state, {role: 'public'})`. */
+export function publicStateOf(engine: AnyEngine, state: unknown, meta: PublishMeta): GameStatePayload {
+  const view = engine.view(state, PUBLIC) as PublicView;
+  return { mode: 'game', game: engine.id, seq: meta.seq, at: meta.at, view };
+}
+
+/** The state of a table with no game. */
+export function idleStateOf(meta: PublishMeta): IdleStatePayload {
+  return { mode: 'idle', seq: meta.seq, at: meta.at };
+}
+
+function isEventObject(event: unknown): event is { readonly type: string; readonly at?: unknown } {
+  return typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string';
+}
+
+/**
+ * The public form of an engine event with its envelope, or null when the event must not be published at all.
+ * Zip-Zap events pass through the engine's `toPublicEvent`; Zapp Zerapp events are public by construction
+ * (docs/rules-engine.md: no event carries a barrel value before the reveal).
+ */
+export function publicEventOf(game: GameId, event: unknown, meta: PublishMeta): PublicEvent | null {
+  if (!isEventObject(event)) return null;
+  let visible: object | null;
+  switch (game) {
+    case 'zip-zap':
+      visible = toPublicEvent(event as ZipZapEvent);
+      break;
+    case 'zapp-zerapp':
+      visible = event;
+      break;
+  }
+  return visible === null ? null : envelope(visible, meta);
+}
+
+/** A table runtime event (no hidden information by construction) with its envelope. */
+export function tableEventOf(event: TableEvent, meta: PublishMeta): PublicEvent {
+  return envelope(event, meta);
+}
+
+function envelope(event: object, meta: PublishMeta): PublicEvent {
+  // An event's own `at` (when a card landed) is more precise than the action's time, so it wins.
+  const own = (event as { at?: unknown }).at;
+  const fields: EventFields = { ...event, type: (event as { type: string }).type, seq: meta.seq, at: typeof own === 'number' ? own : meta.at };
+  return fields as PublicEvent;
+}

@@ -1,0 +1,214 @@
+/**
+ * Turns one request message into exactly one response (design principles 6 and 9). Checks, in order: size,
+ * JSON, envelope, request name, token, idempotent replay, parameters; only then calls the handler the table
+ * runtime registered. Every check that fails answers with a stable code and calls no handler, so a bad or
+ * unauthorised request changes nothing. `dispatch` never rejects: a throwing or hanging handler is answered
+ * with HANDLER_FAILED or TIMEOUT.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { transportError, type RequestError, type TransportErrorCode } from './errors.ts';
+import { silentLogger, type TransportLogger } from './logger.ts';
+import type { JsonValue, ResponsePayload, Transaction } from './payloads.ts';
+import {
+  REQUESTS, isKnownRequest, type HandlerResult, type Identity, type RequestContext, type RequestHandler, type RequestName,
+} from './requests.ts';
+import { RequestTokens, type RequestToken } from './request-tokens.ts';
+import { TransactionCache, transactionKey } from './transaction-cache.ts';
+
+export interface RequestDispatcherOptions {
+  /** The tokens that may send requests (from the configuration). */
+  readonly tokens: readonly RequestToken[];
+  /** A handler that has not answered after this long is answered with TIMEOUT. Default 10 s. */
+  readonly timeoutMs?: number;
+  /** Larger payloads are answered with PAYLOAD_TOO_LARGE before parsing. Default 64 KiB. */
+  readonly maxPayloadBytes?: number;
+  /** How long a transaction's answer is replayed to duplicates, ms. Default 10 min. */
+  readonly idempotencyWindowMs?: number;
+  /** How many answers are kept for replay. Default 1000. */
+  readonly idempotencyMaxEntries?: number;
+  /** Monotonic ms, for the idempotency window; injected for tests. */
+  readonly now?: () => number;
+  readonly logger?: TransportLogger;
+}
+
+/** Counters for the health page and the tests. */
+export interface DispatcherStats {
+  readonly received: number;
+  readonly ok: number;
+  /** Error responses by code (transport codes and handler codes). */
+  readonly errors: Readonly<Record<string, number>>;
+  /** Duplicates answered from the transaction cache without running the handler. */
+  readonly replayed: number;
+}
+
+const MAX_TRANSACTION_LENGTH = 128;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isTransaction(value: unknown): value is Transaction {
+  return (typeof value === 'string' && value.length > 0 && value.length <= MAX_TRANSACTION_LENGTH)
+    || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+function errorResponse(error: RequestError, transaction: Transaction | null): ResponsePayload {
+  return { status: 'error', data: null, error: { code: error.code, message: error.message }, transaction };
+}
+
+function fail(code: TransportErrorCode, transaction: Transaction | null, detail?: string): ResponsePayload {
+  return errorResponse(transportError(code, detail), transaction);
+}
+
+function roleAllows(have: Identity['role'], need: Identity['role']): boolean {
+  return have === 'controller' || have === need;
+}
+
+// Handlers are stored with their parameter types erased; `onRequest` is where the types meet.
+type AnyHandler = (params: unknown, context: RequestContext) => Promise<HandlerResult<RequestName>>;
+
+export class RequestDispatcher {
+  private readonly options: RequestDispatcherOptions;
+  private readonly handlers = new Map<RequestName, AnyHandler>();
+  private readonly validators = new Map<RequestName, ValidateFunction>();
+  private readonly logger: TransportLogger;
+  private readonly tokens: RequestTokens;
+  private cache: TransactionCache | undefined;
+  private ajv: Ajv | undefined;
+  private readonly counters = { received: 0, ok: 0, replayed: 0, errors: {} as Record<string, number> };
+
+  /** Throws on unusable tokens (too short, duplicated): a configuration error, found at start-up. */
+  constructor(options: RequestDispatcherOptions) {
+    this.options = options;
+    this.logger = options.logger ?? silentLogger;
+    this.tokens = new RequestTokens(options.tokens);
+  }
+
+  /**
+   * Registers the handler of a request (one per name; a second registration replaces the first). Returns the
+   * function that unregisters it; without a handler the request is answered with NOT_AVAILABLE.
+   */
+  onRequest<N extends RequestName>(name: N, handler: RequestHandler<N>): () => void {
+    const erased = handler as unknown as AnyHandler;
+    this.handlers.set(name, erased);
+    return () => {
+      if (this.handlers.get(name) === erased) this.handlers.delete(name);
+    };
+  }
+
+  /** Answers a request that arrived on `<base>/<table>/request/<name>`. Never rejects. */
+  async dispatch(table: string, name: string, payload: Uint8Array | string): Promise<ResponsePayload> {
+    this.counters.received++;
+    const response = await this.answer(table, name, payload);
+    if (response.status === 'ok') this.counters.ok++;
+    else this.counters.errors[response.error.code] = (this.counters.errors[response.error.code] ?? 0) + 1;
+    return response;
+  }
+
+  stats(): DispatcherStats {
+    return { ...this.counters, errors: { ...this.counters.errors } };
+  }
+
+  private answer(table: string, name: string, payload: Uint8Array | string): Promise<ResponsePayload> | ResponsePayload {
+    const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+    const max = this.options.maxPayloadBytes ?? 64 * 1024;
+    if (bytes.length > max) return this.refuse(table, name, fail('PAYLOAD_TOO_LARGE', null, `${bytes.length} bytes, at most ${max}`));
+    let body: unknown;
+    try {
+      // fatal: bytes that are not UTF-8 are bad JSON, not text with replacement characters.
+      body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      return this.refuse(table, name, fail('BAD_JSON', null));
+    }
+    if (!isPlainObject(body)) return this.refuse(table, name, fail('INVALID_REQUEST', null, 'a request is a JSON object'));
+    const { token, transaction: rawTransaction, ...params } = body;
+    if (rawTransaction !== undefined && !isTransaction(rawTransaction)) {
+      return this.refuse(table, name, fail('INVALID_REQUEST', null,
+        `transaction must be a non-empty string of at most ${MAX_TRANSACTION_LENGTH} characters or an integer`));
+    }
+    const transaction = rawTransaction ?? null;
+    if (!isKnownRequest(name)) return this.refuse(table, name, fail('UNKNOWN_REQUEST', transaction, JSON.stringify(name)));
+    const identity = this.tokens.identify(token);
+    if (identity === null || !roleAllows(identity.role, REQUESTS[name].role)) {
+      return this.refuse(table, name, fail('UNAUTHORIZED', transaction));
+    }
+    if (transaction === null) return this.execute(name, params, { table, identity, transaction });
+    this.cache ??= new TransactionCache({
+      windowMs: this.options.idempotencyWindowMs ?? 600_000,
+      maxEntries: this.options.idempotencyMaxEntries ?? 1000,
+      now: this.options.now ?? (() => performance.now()),
+    });
+    const key = transactionKey(table, name, identity.id, transaction);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) {
+      this.counters.replayed++;
+      this.logger.debug('mqtt request replayed from its transaction', { table, request: name, identity: identity.id });
+      return cached;
+    }
+    const answer = this.execute(name, params, { table, identity, transaction });
+    this.cache.set(key, answer);
+    return answer;
+  }
+
+  private async execute(name: RequestName, params: Record<string, unknown>, context: RequestContext): Promise<ResponsePayload> {
+    const { table, transaction } = context;
+    const validate = this.validator(name);
+    if (!validate(params)) {
+      const ajv = this.ajv;
+      const detail = ajv === undefined ? 'invalid parameters' : ajv.errorsText(validate.errors, { dataVar: 'params' });
+      return this.refuse(table, name, fail('INVALID_REQUEST', transaction, detail));
+    }
+    const handler = this.handlers.get(name);
+    if (handler === undefined) return this.refuse(table, name, fail('NOT_AVAILABLE', transaction, name));
+    const timeoutMs = this.options.timeoutMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<ResponsePayload>((resolve) => {
+      timer = setTimeout(() => {
+        this.logger.warn('mqtt request handler timed out', { table, request: name, timeoutMs });
+        resolve(fail('TIMEOUT', transaction, `no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([this.run(handler, params, context, name), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async run(handler: AnyHandler, params: unknown, context: RequestContext, name: RequestName): Promise<ResponsePayload> {
+    const { table, transaction } = context;
+    try {
+      const result: unknown = await handler(params, context);
+      if (isPlainObject(result) && result.ok === true) {
+        return { status: 'ok', data: (result.data ?? null) as JsonValue, error: null, transaction };
+      }
+      if (isPlainObject(result) && result.ok === false && typeof result.code === 'string' && typeof result.message === 'string') {
+        return errorResponse({ code: result.code, message: result.message }, transaction);
+      }
+      this.logger.warn('mqtt request handler returned a malformed result', { table, request: name });
+      return fail('HANDLER_FAILED', transaction);
+    } catch (error) {
+      // The message stays in the log: a stack trace is not for a public response topic.
+      this.logger.warn('mqtt request handler threw', { table, request: name, error: error instanceof Error ? error.message : String(error) });
+      return fail('HANDLER_FAILED', transaction);
+    }
+  }
+
+  private validator(name: RequestName): ValidateFunction {
+    let validate = this.validators.get(name);
+    if (validate === undefined) {
+      this.ajv ??= new Ajv({ allErrors: true, strict: true });
+      validate = this.ajv.compile(REQUESTS[name].params);
+      this.validators.set(name, validate);
+    }
+    return validate;
+  }
+
+  private refuse(table: string, name: string, response: ResponsePayload): ResponsePayload {
+    if (response.status === 'error') {
+      // The request name comes from the topic and may be anything: shown quoted and cut.
+      this.logger.info('mqtt request refused', { table, request: JSON.stringify(name.slice(0, 80)), code: response.error.code });
+    }
+    return response;
+  }
+}

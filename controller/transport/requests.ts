@@ -1,0 +1,176 @@
+/**
+ * The requests a table answers (`<base>/<table>/request/<name>`), each with the JSON schema of its parameters
+ * and the type of its `data` on success. The transport validates the envelope, the token and the parameters;
+ * the table runtime registers the handlers (`RequestDispatcher.onRequest`). To add a request: add it here and
+ * to `RequestData`, and document it in docs/mqtt.md (a test checks that every request is documented).
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { GameId } from '../rules/engine.ts';
+import type { Role } from './acl.ts';
+
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+const Reason = Type.String({ minLength: 1, maxLength: 500 });
+/** An engine action (docs/rules-engine.md); its form is checked by the engine's `parseAction`, not here. */
+const Action = Type.Object({ type: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: true });
+const Die = Type.Integer({ minimum: 1, maximum: 6 });
+const strict = { additionalProperties: false } as const;
+
+/** A sensor input for the simulated table, mirroring the hardware layer's `SensorEvent` kinds. */
+const SimulatedInput = Type.Union([
+  Type.Object({ kind: Type.Literal('tag-arrived'), uid: Id }, strict),
+  Type.Object({ kind: Type.Literal('tag-left'), uid: Id }, strict),
+  Type.Object({ kind: Type.Literal('weight-settled'), grams: Type.Number({ minimum: -10_000, maximum: 100_000 }) }, strict),
+  Type.Object({ kind: Type.Literal('button-pressed'), button: Id }, strict),
+  Type.Object({ kind: Type.Literal('button-released'), button: Id }, strict),
+]);
+
+/** One request: its parameters' schema, who may send it, and a line for the docs. */
+export interface RequestSpec {
+  readonly params: TSchema;
+  /** The lowest role whose token may send it (every request needs a token today). */
+  readonly role: Exclude<Role, 'viewer'>;
+  readonly summary: string;
+}
+
+export const REQUESTS = {
+  'new-game': {
+    role: 'referee',
+    summary: 'Start a new game on the table (replaces a running one).',
+    params: Type.Object({
+      game: Type.Union([Type.Literal('zip-zap'), Type.Literal('zapp-zerapp')]),
+      players: Type.Array(Id, { minItems: 2, maxItems: 6, uniqueItems: true }),
+      seed: Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 64 })])),
+      config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }, strict),
+  },
+  action: {
+    role: 'referee',
+    summary: 'Apply any engine action (as listed in the state\'s legal actions).',
+    params: Type.Object({ action: Action }, strict),
+  },
+  roll: {
+    role: 'referee',
+    summary: 'Zapp Zerapp: the controller rolls the dice (seeded, logged).',
+    params: Type.Object({ player: Type.Optional(Id) }, strict),
+  },
+  'enter-dice': {
+    role: 'referee',
+    summary: 'Zapp Zerapp: enter the dice rolled at the table.',
+    params: Type.Object({ d1: Die, d2: Die, player: Type.Optional(Id) }, strict),
+  },
+  move: {
+    role: 'referee',
+    summary: 'Zapp Zerapp: move a piece (the mover picks among the legal moves).',
+    params: Type.Object({
+      player: Id,
+      piece: Id,
+      carry: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+      intoCity: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+    }, strict),
+  },
+  'declare-stuck': {
+    role: 'referee',
+    summary: 'Zip-Zap: declare that nobody can follow (HUMAN/TIMEOUT stuck detection).',
+    params: Type.Object({ player: Type.Optional(Id) }, strict),
+  },
+  'next-round': {
+    role: 'referee',
+    summary: 'Zip-Zap: deal the next round.',
+    params: Type.Object({}, strict),
+  },
+  undo: {
+    role: 'referee',
+    summary: 'Take back the last applied action (the log keeps both).',
+    params: Type.Object({ reason: Type.Optional(Reason) }, strict),
+  },
+  correct: {
+    role: 'referee',
+    summary: 'Apply a referee correction (an engine action such as resolve-tie or report-violation) with a reason.',
+    params: Type.Object({ reason: Reason, action: Action }, strict),
+  },
+  'remove-station': {
+    role: 'referee',
+    summary: 'Forget a station (unplugged for good); clears its retained health.',
+    params: Type.Object({ station: Id }, strict),
+  },
+  simulate: {
+    role: 'referee',
+    summary: 'Simulated table only: inject a sensor input at a station (the simulator panel).',
+    params: Type.Object({ station: Id, input: SimulatedInput }, strict),
+  },
+  'buzzer/arm': {
+    role: 'referee',
+    summary: 'Buzzer mode: arm; the first press after this wins.',
+    params: Type.Object({}, strict),
+  },
+  'buzzer/reset': {
+    role: 'referee',
+    summary: 'Buzzer mode: clear the result and lockouts; disarmed.',
+    params: Type.Object({}, strict),
+  },
+} as const satisfies Record<string, RequestSpec>;
+
+export type RequestName = keyof typeof REQUESTS;
+
+export const REQUEST_NAMES = Object.keys(REQUESTS) as RequestName[];
+
+export function isKnownRequest(name: string): name is RequestName {
+  return Object.hasOwn(REQUESTS, name);
+}
+
+/** The validated parameters of a request (envelope fields `token` and `transaction` removed). */
+export type RequestParams<N extends RequestName> = Static<(typeof REQUESTS)[N]['params']>;
+
+/** What applied a change answers: the table's last event sequence number afterwards. */
+export interface Applied {
+  readonly seq: number;
+}
+
+/** The `data` of each request's `ok` response. */
+export interface RequestData {
+  'new-game': Applied & { readonly game: GameId };
+  action: Applied;
+  roll: Applied & { readonly d1: number; readonly d2: number };
+  'enter-dice': Applied;
+  move: Applied;
+  'declare-stuck': Applied;
+  'next-round': Applied;
+  undo: Applied;
+  correct: Applied;
+  'remove-station': { readonly station: string };
+  simulate: { readonly station: string };
+  'buzzer/arm': Applied;
+  'buzzer/reset': Applied;
+}
+
+// Every request has a data type and no data type lacks a request (a compile error otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _dataCoversRequests: Same<keyof RequestData, RequestName> = true;
+
+/** Who sent a request, as established by its token. */
+export interface Identity {
+  /** The name given to the token in the configuration (for logs and the event log). */
+  readonly id: string;
+  readonly role: Exclude<Role, 'viewer'>;
+}
+
+/** The context a handler runs in. */
+export interface RequestContext {
+  readonly table: string;
+  readonly identity: Identity;
+  /** The requester's transaction id, if any (for the log). */
+  readonly transaction: string | number | null;
+}
+
+/** A handler's answer: data, or a stable error code (for example a rules rejection) and a message. */
+export type HandlerResult<N extends RequestName> =
+  | { readonly ok: true; readonly data: RequestData[N] }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+/**
+ * Answers one request. Contract: called only with validated parameters from an authorised identity; must
+ * change nothing when it answers `ok: false`; may be called concurrently for different transactions.
+ */
+export type RequestHandler<N extends RequestName> = (
+  params: RequestParams<N>, context: RequestContext,
+) => Promise<HandlerResult<N>>;

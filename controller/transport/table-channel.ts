@@ -1,0 +1,92 @@
+/**
+ * One table's MQTT channel: its own connection (so the table's `status` can be that connection's last will),
+ * the retained state and health, the event stream, and its requests answered through the dispatcher.
+ */
+import type { RequestDispatcher } from './request-dispatcher.ts';
+import type { TransportLogger } from './logger.ts';
+import type { MqttConnection } from './mqtt-connection.ts';
+import type { HealthPayload, PublicEvent, StatePayload } from './payloads.ts';
+import { encodePayload, isStationId, type Topics } from './topics.ts';
+
+export interface TableChannelOptions {
+  readonly table: string;
+  readonly topics: Topics;
+  /** A connection whose availability topic is this table's `status`. */
+  readonly connection: MqttConnection;
+  readonly dispatcher: RequestDispatcher;
+  readonly logger: TransportLogger;
+}
+
+export class TableChannel {
+  private readonly options: TableChannelOptions;
+
+  constructor(options: TableChannelOptions) {
+    this.options = options;
+  }
+
+  /** The table id. */
+  get table(): string {
+    return this.options.table;
+  }
+
+  /** Subscribes to the table's requests (renewed on every reconnect), then connects. */
+  async start(): Promise<void> {
+    const { connection, topics, table } = this.options;
+    await connection.subscribe(topics.requestFilter(table), (topic, payload, retained) => {
+      this.onRequest(topic, payload, retained);
+    });
+    await connection.start();
+  }
+
+  /** Announces `offline` and disconnects. */
+  async stop(): Promise<void> {
+    await this.options.connection.stop();
+  }
+
+  /**
+   * Publishes the table's public state (retained; republished after every reconnect). Only `publicStateOf` /
+   * `idleStateOf` make a `StatePayload`, so hidden information cannot get here. Resolves when the broker
+   * acknowledged it, which can take until the next reconnect: callers on the game's path should not wait.
+   */
+  async publishState(state: StatePayload): Promise<void> {
+    const { connection, topics, table } = this.options;
+    await connection.setRetained(topics.state(table), encodePayload('state', state));
+  }
+
+  /** Publishes one public event (not retained). Resolves false when it was dropped (disconnected). */
+  async publishEvent(event: PublicEvent): Promise<boolean> {
+    const { connection, topics, table } = this.options;
+    return connection.publish(topics.events(table), encodePayload('events', event));
+  }
+
+  /** Publishes a station's health (retained). A station id unfit for a topic is logged and skipped. */
+  async publishHealth(health: HealthPayload): Promise<void> {
+    const { connection, topics, table, logger } = this.options;
+    if (!isStationId(health.station)) {
+      logger.warn('station id cannot be a topic level; health not published', { table, station: JSON.stringify(health.station.slice(0, 80)) });
+      return;
+    }
+    await connection.setRetained(topics.health(table, health.station), encodePayload('health', health));
+  }
+
+  /** Removes a station's retained health (after `remove-station`). */
+  async clearHealth(station: string): Promise<void> {
+    const { connection, topics, table } = this.options;
+    if (isStationId(station)) await connection.clearRetained(topics.health(table, station));
+  }
+
+  private onRequest(topic: string, payload: Buffer, retained: boolean): void {
+    const { connection, topics, table, dispatcher, logger } = this.options;
+    const parsed = topics.parse(topic);
+    if (parsed?.kind !== 'request' || parsed.table !== table) return;
+    if (retained) {
+      // A retained request would run again at every reconnect; it is never executed (docs/mqtt.md).
+      logger.warn('retained mqtt request ignored', { table, request: parsed.name });
+      return;
+    }
+    void dispatcher.dispatch(table, parsed.name, payload).then(async (response) => {
+      const sent = await connection.publish(topics.response(table, parsed.name), encodePayload('response', response));
+      if (!sent) logger.warn('mqtt response lost (disconnected); the requester may repeat its transaction', { table, request: parsed.name });
+    });
+  }
+}

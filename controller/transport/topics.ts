@@ -1,0 +1,190 @@
+/**
+ * The one typed map of MQTT topics (design principle 6, docs/mqtt.md): every topic zaptable uses, its payload
+ * type, whether it is retained, its QoS and who may publish it. Topic strings are built and parsed only here.
+ *
+ * Layout under a configurable base topic (default `zaptable`, may have several levels such as `club/zaptable`):
+ *
+ *   <base>/bridge/status               controller availability, retained, last will `offline`
+ *   <base>/bridge/tables               tables this controller runs, retained
+ *   <base>/<table>/status              table availability, retained, last will `offline`
+ *   <base>/<table>/state               public state, retained
+ *   <base>/<table>/events              public event stream
+ *   <base>/<table>/health/<station>    station health, retained
+ *   <base>/<table>/request/<name>      requests (referees, dashboard); <name> may have levels: `buzzer/arm`
+ *   <base>/<table>/response/<name>     exactly one response per request
+ */
+import type {
+  Availability, BridgeTablesPayload, HealthPayload, PublicEvent, RequestEnvelope, ResponsePayload, StatePayload,
+} from './payloads.ts';
+
+/** The payload type of every kind of topic. */
+export interface TopicPayloads {
+  bridgeStatus: Availability;
+  bridgeTables: BridgeTablesPayload;
+  status: Availability;
+  state: StatePayload;
+  events: PublicEvent;
+  health: HealthPayload;
+  request: RequestEnvelope;
+  response: ResponsePayload;
+}
+
+export type TopicKind = keyof TopicPayloads;
+
+/** How a kind of topic is used. */
+export interface TopicSpec {
+  /** The topic below the base topic, with `<table>`, `<station>`, `<name>` placeholders (for docs and tests). */
+  readonly pattern: string;
+  readonly retained: boolean;
+  readonly qos: 0 | 1;
+  /** The role that publishes it (the brokers' ACLs in `acl.ts` enforce this). */
+  readonly publisher: 'controller' | 'referee';
+  /** `raw`: the bare string; `json`: JSON text. */
+  readonly encoding: 'raw' | 'json';
+}
+
+/** The map itself. QoS 1 everywhere: a lost state or response costs more than a duplicate. */
+export const TOPIC_SPECS = {
+  bridgeStatus: { pattern: 'bridge/status', retained: true, qos: 1, publisher: 'controller', encoding: 'raw' },
+  bridgeTables: { pattern: 'bridge/tables', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
+  status: { pattern: '<table>/status', retained: true, qos: 1, publisher: 'controller', encoding: 'raw' },
+  state: { pattern: '<table>/state', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
+  events: { pattern: '<table>/events', retained: false, qos: 1, publisher: 'controller', encoding: 'json' },
+  health: { pattern: '<table>/health/<station>', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
+  request: { pattern: '<table>/request/<name>', retained: false, qos: 1, publisher: 'referee', encoding: 'json' },
+  response: { pattern: '<table>/response/<name>', retained: false, qos: 1, publisher: 'controller', encoding: 'json' },
+} as const satisfies Record<TopicKind, TopicSpec>;
+
+declare const TOPIC_KIND: unique symbol;
+
+/** A topic string that carries its kind, so `publish(topic, payload)` can check the payload type. */
+export type Topic<K extends TopicKind> = string & { readonly [TOPIC_KIND]: K };
+
+/** The default base topic. */
+export const DEFAULT_BASE_TOPIC = 'zaptable';
+
+/** The level under the base topic that belongs to the controller itself, so no table may be called that. */
+export const BRIDGE_LEVEL = 'bridge';
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const REQUEST_NAME = /^[a-z0-9][a-z0-9-]{0,63}(\/[a-z0-9][a-z0-9-]{0,63}){0,3}$/;
+
+/** Whether `id` can be a table id (one topic level of safe characters, not `bridge`). */
+export function isTableId(id: string): boolean {
+  return ID.test(id) && id !== BRIDGE_LEVEL;
+}
+
+/** Whether `id` can be a station id in a health topic. */
+export function isStationId(id: string): boolean {
+  return ID.test(id);
+}
+
+/** Whether `name` is well-formed as a request name (lower-case words, up to four levels). */
+export function isRequestName(name: string): boolean {
+  return REQUEST_NAME.test(name);
+}
+
+/** Why a base topic is unusable, or undefined when it is fine. */
+export function baseTopicProblem(base: string): string | undefined {
+  if (base.length === 0) return 'the base topic is empty';
+  if (/[+#]/.test(base) || base.includes('\u0000')) return 'the base topic may not contain +, # or NUL';
+  if (base.startsWith('$')) return 'the base topic may not start with $ (reserved for brokers)';
+  if (base.split('/').some((level) => level.length === 0)) return 'the base topic may not have empty levels (leading, trailing or double /)';
+  return undefined;
+}
+
+/** A topic recognised by `Topics.parse`. */
+export type ParsedTopic =
+  | { readonly kind: 'bridgeStatus' | 'bridgeTables' }
+  | { readonly kind: 'status' | 'state' | 'events'; readonly table: string }
+  | { readonly kind: 'health'; readonly table: string; readonly station: string }
+  | { readonly kind: 'request' | 'response'; readonly table: string; readonly name: string };
+
+/** Builds and parses the topics under one base topic. Builders throw on invalid ids (a programmer error). */
+export class Topics {
+  readonly base: string;
+
+  constructor(base: string = DEFAULT_BASE_TOPIC) {
+    const problem = baseTopicProblem(base);
+    if (problem !== undefined) throw new Error(`${problem}: ${JSON.stringify(base)}`);
+    this.base = base;
+  }
+
+  bridgeStatus(): Topic<'bridgeStatus'> {
+    return `${this.base}/${BRIDGE_LEVEL}/status` as Topic<'bridgeStatus'>;
+  }
+
+  bridgeTables(): Topic<'bridgeTables'> {
+    return `${this.base}/${BRIDGE_LEVEL}/tables` as Topic<'bridgeTables'>;
+  }
+
+  status(table: string): Topic<'status'> {
+    return `${this.table(table)}/status` as Topic<'status'>;
+  }
+
+  state(table: string): Topic<'state'> {
+    return `${this.table(table)}/state` as Topic<'state'>;
+  }
+
+  events(table: string): Topic<'events'> {
+    return `${this.table(table)}/events` as Topic<'events'>;
+  }
+
+  health(table: string, station: string): Topic<'health'> {
+    if (!isStationId(station)) throw new Error(`invalid station id ${JSON.stringify(station)}`);
+    return `${this.table(table)}/health/${station}` as Topic<'health'>;
+  }
+
+  request(table: string, name: string): Topic<'request'> {
+    if (!isRequestName(name)) throw new Error(`invalid request name ${JSON.stringify(name)}`);
+    return `${this.table(table)}/request/${name}` as Topic<'request'>;
+  }
+
+  /**
+   * The response topic for a request that arrived on `request/<name>`. Accepts any name the broker delivered
+   * (also unknown ones, which are answered with UNKNOWN_REQUEST on their own response topic).
+   */
+  response(table: string, name: string): Topic<'response'> {
+    return `${this.table(table)}/response/${name}` as Topic<'response'>;
+  }
+
+  /** The subscription that receives every request for a table. */
+  requestFilter(table: string): string {
+    return `${this.table(table)}/request/#`;
+  }
+
+  /** Recognises a topic under this base, or returns null (foreign or malformed topics). */
+  parse(topic: string): ParsedTopic | null {
+    const prefix = `${this.base}/`;
+    if (!topic.startsWith(prefix)) return null;
+    const levels = topic.slice(prefix.length).split('/');
+    const [first, second, ...rest] = levels;
+    if (first === undefined || second === undefined) return null;
+    if (first === BRIDGE_LEVEL) {
+      if (levels.length !== 2) return null;
+      if (second === 'status') return { kind: 'bridgeStatus' };
+      if (second === 'tables') return { kind: 'bridgeTables' };
+      return null;
+    }
+    if (!isTableId(first)) return null;
+    const table = first;
+    if (rest.length === 0 && (second === 'status' || second === 'state' || second === 'events')) return { kind: second, table };
+    if (second === 'health' && rest.length === 1 && rest[0] !== undefined && isStationId(rest[0])) {
+      return { kind: 'health', table, station: rest[0] };
+    }
+    if ((second === 'request' || second === 'response') && rest.length > 0 && rest.every((level) => level.length > 0)) {
+      return { kind: second, table, name: rest.join('/') };
+    }
+    return null;
+  }
+
+  private table(table: string): string {
+    if (!isTableId(table)) throw new Error(`invalid table id ${JSON.stringify(table)} (letters, digits, _ . -; not "${BRIDGE_LEVEL}")`);
+    return `${this.base}/${table}`;
+  }
+}
+
+/** The bytes sent for a payload of the given kind. */
+export function encodePayload<K extends TopicKind>(kind: K, payload: TopicPayloads[K]): string {
+  return TOPIC_SPECS[kind].encoding === 'raw' && typeof payload === 'string' ? payload : JSON.stringify(payload);
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { filterCovers, mayPublish, mayReceive, maySubscribe } from '../../controller/transport/acl.ts';
+import { mosquittoAcl } from '../../controller/transport/mosquitto-acl.ts';
+
+const BASE = 'club/zaptable';
+
+describe('filterCovers', () => {
+  it.each([
+    ['a/#', 'a', true],
+    ['a/#', 'a/b/c', true],
+    ['a/#', 'a/+', true],
+    ['a/#', 'b', false],
+    ['a/+/state', 'a/t1/state', true],
+    ['a/+/state', 'a/+/state', true],
+    ['a/+/state', 'a/#', false],
+    ['a/+/state', 'a/t1/state/x', false],
+    ['a/+/state', 'a/t1', false],
+    ['a/t1/state', 'a/+/state', false],
+    ['a/+/response/#', 'a/t1/response/buzzer/arm', true],
+    ['a/+/response/#', 'a/t1/request/roll', false],
+  ])('%s covers %s: %s', (pattern, filter, expected) => {
+    expect(filterCovers(pattern, filter)).toBe(expected);
+  });
+});
+
+describe('roles', () => {
+  it('lets only the controller publish state, events, status and health', () => {
+    for (const topic of [`${BASE}/t1/state`, `${BASE}/t1/events`, `${BASE}/t1/status`, `${BASE}/t1/health/s1`, `${BASE}/bridge/tables`]) {
+      expect(mayPublish('controller', BASE, topic)).toBe(true);
+      expect(mayPublish('referee', BASE, topic)).toBe(false);
+      expect(mayPublish('viewer', BASE, topic)).toBe(false);
+    }
+  });
+
+  it('lets referees and the controller send requests, never viewers', () => {
+    expect(mayPublish('referee', BASE, `${BASE}/t1/request/roll`)).toBe(true);
+    expect(mayPublish('referee', BASE, `${BASE}/t1/request/buzzer/arm`)).toBe(true);
+    expect(mayPublish('controller', BASE, `${BASE}/t1/request/roll`)).toBe(true);
+    expect(mayPublish('viewer', BASE, `${BASE}/t1/request/roll`)).toBe(false);
+    expect(mayPublish('referee', BASE, `${BASE}/t1/response/roll`)).toBe(false);
+  });
+
+  it('refuses everything outside the base topic, wildcards in topics and $SYS', () => {
+    expect(mayPublish('controller', BASE, 'other/t1/state')).toBe(false);
+    expect(mayPublish('controller', BASE, '$SYS/broker/x')).toBe(false);
+    expect(mayPublish('controller', BASE, `${BASE}/+/state`)).toBe(false);
+    expect(maySubscribe('viewer', BASE, '#')).toBe(false);
+  });
+
+  it('lets every role read the public topics, and only the controller read requests', () => {
+    for (const role of ['referee', 'viewer'] as const) {
+      expect(maySubscribe(role, BASE, `${BASE}/+/state`)).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/t1/health/+`)).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/t1/response/#`)).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/bridge/tables`)).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/#`)).toBe(false);
+      expect(maySubscribe(role, BASE, `${BASE}/t1/request/#`)).toBe(false);
+      expect(mayReceive(role, BASE, `${BASE}/t1/request/roll`)).toBe(false);
+    }
+    expect(maySubscribe('controller', BASE, `${BASE}/#`)).toBe(true);
+  });
+});
+
+describe('mosquittoAcl', () => {
+  it('writes one block per account from the same rules', () => {
+    const text = mosquittoAcl(BASE, [{ username: 'zt-controller', role: 'controller' }, { username: 'dash', role: 'referee' }, { username: 'ov', role: 'viewer' }]);
+    expect(text).toContain(`user zt-controller\ntopic readwrite ${BASE}/#\n`);
+    expect(text).toContain(`user dash\ntopic read ${BASE}/bridge/status`);
+    expect(text).toContain(`topic write ${BASE}/+/request/#`);
+    const viewerBlock = text.slice(text.indexOf('user ov'));
+    expect(viewerBlock).not.toContain('write');
+    expect(viewerBlock).not.toContain('request');
+  });
+
+  it('refuses usernames that would break the file', () => {
+    expect(() => mosquittoAcl(BASE, [{ username: 'two words', role: 'viewer' }])).toThrow(/invalid broker username/);
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The brokers the MQTT contract suite runs against: the embedded aedes broker (always) and a real Mosquitto
+ * started here from a generated configuration with password and ACL files (design principle 7). Both are
+ * restartable on the same port, for the "republished after a broker restart" contract.
+ */
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { EmbeddedBroker, type BrokerUser } from '../../../controller/transport/embedded-broker.ts';
+import { mosquittoAcl } from '../../../controller/transport/mosquitto-acl.ts';
+
+/** A running broker under test. */
+export interface BrokerUnderTest {
+  readonly name: string;
+  readonly url: string;
+  /** Stops the broker abruptly-enough (retained messages are lost: no persistence). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port. */
+  restart(): Promise<void>;
+  /** Stops it for good and removes its files. */
+  dispose(): Promise<void>;
+}
+
+export interface BrokerFactory {
+  readonly name: string;
+  start(options: { readonly baseTopic: string; readonly users: readonly BrokerUser[] }): Promise<BrokerUnderTest>;
+}
+
+/** A free TCP port on 127.0.0.1 (asked of the kernel, then released for the broker to take). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+/** Resolves once something accepts TCP connections on the port. */
+async function waitForPort(port: number, timeoutMs: number, exited: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => {
+        resolve(false);
+      });
+    });
+    if (ok) return;
+    const why = exited();
+    if (why !== undefined) throw new Error(why);
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const aedesFactory: BrokerFactory = {
+  name: 'embedded aedes',
+  async start({ baseTopic, users }) {
+    const port = await freePort();
+    let broker = new EmbeddedBroker({ baseTopic, users, port });
+    await broker.start();
+    return {
+      name: 'embedded aedes',
+      url: broker.url,
+      stop: async () => broker.close(),
+      async restart() {
+        broker = new EmbeddedBroker({ baseTopic, users, port });
+        await broker.start();
+      },
+      dispose: async () => broker.close(),
+    };
+  },
+};
+
+/** The message a missing Mosquitto fails with: the suite must not be skipped silently. */
+export const MOSQUITTO_MISSING = 'The `mosquitto` binary is not installed, so the MQTT contract cannot be checked against a real broker. '
+  + 'Run the README test command (bash test/run-all.sh), which installs Debian\'s mosquitto package, '
+  + 'or install it yourself: apt-get install -y mosquitto';
+
+/**
+ * A runnable program from Debian's mosquitto package: on the PATH, or in its install directory (the broker is
+ * in /usr/sbin, which is not on a normal user's PATH).
+ */
+function program(name: string, installedIn: string): string | undefined {
+  for (const candidate of [name, path.join(installedIn, name)]) {
+    if (spawnSync(candidate, ['-h'], { stdio: 'ignore' }).error === undefined) return candidate;
+  }
+  return undefined;
+}
+
+const MOSQUITTO = program('mosquitto', '/usr/sbin');
+const MOSQUITTO_PASSWD = program('mosquitto_passwd', '/usr/bin');
+
+/** Whether Debian's mosquitto (and mosquitto_passwd, from the same package) can be run. */
+export function mosquittoInstalled(): boolean {
+  return MOSQUITTO !== undefined && MOSQUITTO_PASSWD !== undefined;
+}
+
+export const mosquittoFactory: BrokerFactory = {
+  name: 'Mosquitto',
+  async start({ baseTopic, users }) {
+    if (MOSQUITTO === undefined || MOSQUITTO_PASSWD === undefined) throw new Error(MOSQUITTO_MISSING);
+    const [broker, passwd] = [MOSQUITTO, MOSQUITTO_PASSWD];
+    const dir = await mkdtemp(path.join(tmpdir(), 'zaptable-mosquitto-'));
+    const passwordFile = path.join(dir, 'passwd');
+    const aclFile = path.join(dir, 'acl');
+    const confFile = path.join(dir, 'mosquitto.conf');
+    await writeFile(passwordFile, '');
+    for (const user of users) await promisify(execFile)(passwd, ['-b', passwordFile, user.username, user.password]);
+    await writeFile(aclFile, mosquittoAcl(baseTopic, users));
+    const port = await freePort();
+    await writeFile(confFile, [
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous false',
+      `password_file ${passwordFile}`,
+      `acl_file ${aclFile}`,
+      'persistence false',
+      'set_tcp_nodelay true',
+      'log_dest stderr',
+      'log_type error',
+      'log_type warning',
+      // Run as root (the CI container) Mosquitto would switch to the `mosquitto` user, who cannot read a
+      // private temporary directory; `root` means "do not switch".
+      ...(process.getuid?.() === 0 ? ['user root'] : []),
+      '',
+    ].join('\n'));
+    let child: ChildProcess | undefined;
+    let stderr = '';
+    const launch = async (): Promise<void> => {
+      const proc = spawn(broker, ['-c', confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+      child = proc;
+      let exitedWith: string | undefined;
+      proc.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString('utf8');
+      });
+      proc.once('exit', (code, signal) => {
+        exitedWith = `mosquitto exited (${code ?? signal ?? '?'}) before listening:\n${stderr}`;
+      });
+      await waitForPort(port, 10_000, () => exitedWith);
+    };
+    const halt = async (): Promise<void> => {
+      const proc = child;
+      child = undefined;
+      if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      proc.kill('SIGTERM');
+      await exited;
+    };
+    await launch();
+    return {
+      name: 'Mosquitto',
+      url: `mqtt://127.0.0.1:${port}`,
+      stop: halt,
+      restart: launch,
+      async dispose() {
+        await halt();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
