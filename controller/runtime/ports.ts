@@ -34,10 +34,27 @@ export type Correction =
   | { readonly kind: 'enter'; readonly by: string; readonly reason?: string; readonly action: BaseAction }
   | { readonly kind: 'remove-station'; readonly by: string; readonly reason?: string; readonly station: StationId };
 
-/** Where the table's public face goes (MQTT). Only public views and public events reach it. */
+/** Something the runtime itself announces (no hidden information by construction). */
+export type RuntimeEvent =
+  | { readonly type: 'NEW_GAME'; readonly game: GameId; readonly players: readonly string[] }
+  | { readonly type: 'ACTION_UNDONE'; readonly undoneSeq: number; readonly reason?: string }
+  | { readonly type: 'CORRECTION_APPLIED'; readonly reason: string }
+  | { readonly type: 'STATION_REMOVED'; readonly station: string }
+  | { readonly type: 'NOTICE'; readonly code: string; readonly message: string; readonly station?: string; readonly player?: string }
+  | { readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string };
+
+/** An event waiting to be published: an engine event (filtered by the publisher) or the runtime's own. */
+export type PendingEvent =
+  | { readonly source: 'engine'; readonly event: unknown }
+  | { readonly source: 'table'; readonly event: RuntimeEvent };
+
+/**
+ * Where the table's public face goes (MQTT). The publisher must let out only the public view of the state
+ * and the public form of engine events (the transport's `publicStateOf` / `publicEventOf` do exactly that).
+ */
 export interface RuntimePublisher {
-  state(tableId: string, view: unknown): void;
-  events(tableId: string, events: readonly unknown[]): void;
+  state(tableId: string, game: GameId, engineState: unknown): void;
+  events(tableId: string, game: GameId, events: readonly PendingEvent[]): void;
 }
 
 export interface Lamps {

@@ -8,10 +8,10 @@
 import type { Clock, LampPattern, SensorEvent, StationId } from '../hardware/interface.ts';
 import { PUBLIC } from '../rules/common/viewer.ts';
 import type { BaseAction, GameId } from '../rules/engine.ts';
-import { getEngine, toPublicEvents, type AnyEngine } from '../rules/games.ts';
+import { getEngine, type AnyEngine } from '../rules/games.ts';
 import type { TableGame } from './games/table-game.ts';
 import type { Intent, RuntimeAction } from './intents.ts';
-import type { GameInfo, Lamps, RuntimeLog, RuntimePublisher, Scheduler } from './ports.ts';
+import type { GameInfo, Lamps, PendingEvent, RuntimeEvent, RuntimeLog, RuntimePublisher, Scheduler } from './ports.ts';
 import { updatePads, type Pads } from './pads/pad-state.ts';
 import type { ZipInput } from './zip-zap/card-pads.ts';
 
@@ -64,7 +64,7 @@ export class TableRuntime {
   private applied: Applied[] = [];
   private pads: Pads = {};
   private removedStations = new Set<StationId>();
-  private pendingEvents: unknown[] = [];
+  private pendingEvents: PendingEvent[] = [];
   private queuedPlays: (ZipInput & { kind: 'queue-play' })[] = [];
   private cancelBatch: (() => void) | undefined;
   private cancelStuck: (() => void) | undefined;
@@ -135,7 +135,8 @@ export class TableRuntime {
     this.gameId = this.deps.log.startGame(this.info);
     this.state = setup.state;
     this.applied = [];
-    this.pendingEvents.push(...toPublicEvents(this.options.game, setup.events));
+    this.pendingEvents.push({ source: 'table', event: { type: 'NEW_GAME', game: this.options.game, players: this.options.players } });
+    this.engineEvents(setup.events);
     this.afterChange(this.deps.clock.nowUs() / 1000);
     this.flush();
     return { ok: true, data: { gameId: this.gameId, seed } };
@@ -164,7 +165,10 @@ export class TableRuntime {
     if ('error' in parsed) return { ok: false, code: 'BAD_ACTION', message: parsed.error };
     const action = parsed.at === undefined ? { ...parsed, at: this.deps.clock.nowUs() / 1000 } : parsed;
     const result = this.apply(action);
-    if (result.ok && asCorrection) this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'enter', by, action });
+    if (result.ok && asCorrection) {
+      this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'enter', by, action });
+      this.tableEvent({ type: 'CORRECTION_APPLIED', reason: `${action.type} entered by ${by}` });
+    }
     if (result.ok) this.afterChange(action.at ?? 0);
     this.flush();
     return result;
@@ -188,7 +192,7 @@ export class TableRuntime {
     this.state = state;
     this.applied = remaining;
     this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'undo', by, reason, undoneSeq: last.seq, undone: last.action });
-    this.pendingEvents.push({ type: 'ACTION_UNDONE', action: last.action.type, by });
+    this.tableEvent({ type: 'ACTION_UNDONE', undoneSeq: last.seq, ...(reason === undefined ? {} : { reason }) });
     this.flush();
     return { ok: true, data: { undone: last.action } };
   }
@@ -198,7 +202,7 @@ export class TableRuntime {
     if (this.removedStations.has(station)) return { ok: false, code: 'ALREADY_REMOVED', message: `${station} is already out of the game` };
     this.removedStations.add(station);
     this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'remove-station', by, reason, station });
-    this.pendingEvents.push({ type: 'STATION_REMOVED', station, by });
+    this.tableEvent({ type: 'STATION_REMOVED', station });
     this.flush();
     return { ok: true };
   }
@@ -224,20 +228,26 @@ export class TableRuntime {
 
   private carryOut(intent: Intent): void {
     if (intent.kind === 'action') this.apply(intent.action);
-    else this.pendingEvents.push({ type: 'NOTICE', code: intent.code, message: intent.message, station: intent.station, player: intent.player });
+    else {
+      this.tableEvent({
+        type: 'NOTICE', code: intent.code, message: intent.message,
+        ...(intent.station === undefined ? {} : { station: intent.station }),
+        ...(intent.player === undefined ? {} : { player: intent.player }),
+      });
+    }
   }
 
   private apply(action: BaseAction): RuntimeResult {
     const outcome = this.engine.apply(this.state, action);
     if (!outcome.ok) {
       this.deps.log.rejected(this.options.tableId, this.gameId, action, outcome.code, outcome.message);
-      this.pendingEvents.push({ type: 'ACTION_REFUSED', action: action.type, code: outcome.code });
+      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: outcome.code });
       return { ok: false, code: outcome.code, message: outcome.message };
     }
     const seq = this.deps.log.action(this.options.tableId, this.gameId, action);
     this.applied.push({ action, seq });
     this.state = outcome.state;
-    this.pendingEvents.push(...toPublicEvents(this.options.game, outcome.events));
+    this.engineEvents(outcome.events);
     const result = this.engine.result(this.state);
     if (result.over) this.deps.log.endGame(this.gameId, result);
     return { ok: true, data: { events: outcome.events.length } };
@@ -273,12 +283,20 @@ export class TableRuntime {
     this.publish();
   }
 
+  private engineEvents(events: readonly unknown[]): void {
+    for (const event of events) this.pendingEvents.push({ source: 'engine', event });
+  }
+
+  private tableEvent(event: RuntimeEvent): void {
+    this.pendingEvents.push({ source: 'table', event });
+  }
+
   private publish(): void {
     if (this.pendingEvents.length > 0) {
-      this.deps.publisher.events(this.options.tableId, this.pendingEvents);
+      this.deps.publisher.events(this.options.tableId, this.options.game, this.pendingEvents);
       this.pendingEvents = [];
     }
-    this.deps.publisher.state(this.options.tableId, this.publicView());
+    this.deps.publisher.state(this.options.tableId, this.options.game, this.state);
     const lamps = this.options.tableGame.lamps(this.state);
     for (const [station, player] of Object.entries(this.options.seatOfStation)) {
       const pattern = lamps[player] ?? 'off';

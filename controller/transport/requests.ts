@@ -15,13 +15,18 @@ const Action = Type.Object({ type: Type.String({ minLength: 1, maxLength: 64 }) 
 const Die = Type.Integer({ minimum: 1, maximum: 6 });
 const strict = { additionalProperties: false } as const;
 
-/** A sensor input for the simulated table, mirroring the hardware layer's `SensorEvent` kinds. */
-const SimulatedInput = Type.Union([
-  Type.Object({ kind: Type.Literal('tag-arrived'), uid: Id }, strict),
-  Type.Object({ kind: Type.Literal('tag-left'), uid: Id }, strict),
-  Type.Object({ kind: Type.Literal('weight-settled'), grams: Type.Number({ minimum: -10_000, maximum: 100_000 }) }, strict),
-  Type.Object({ kind: Type.Literal('button-pressed'), button: Id }, strict),
-  Type.Object({ kind: Type.Literal('button-released'), button: Id }, strict),
+/**
+ * What the simulator panel does at a station of a simulated table. The controller acts on the simulated
+ * hardware (the item's enrolled tag and its weight), which emits real protocol lines through the real serial
+ * driver: the panel exercises the same path as a physical table.
+ */
+const SimulatedItem = Type.Union([
+  Type.Object({ kind: Type.Literal('barrel'), value: Type.Integer({ minimum: 1, maximum: 13 }) }, strict),
+  Type.Object({ kind: Type.Literal('card'), card: Type.String({ pattern: '^([RBYGW]([1-9]|10)|Z[1-6])$' }) }, strict),
+]);
+const SimulatedOp = Type.Union([
+  Type.Literal('place'), Type.Literal('lift'), Type.Literal('tap'), Type.Literal('press'),
+  Type.Literal('unplug'), Type.Literal('plug'), Type.Literal('reset'),
 ]);
 
 /** One request: its parameters' schema, who may send it, and a line for the docs. */
@@ -95,8 +100,13 @@ export const REQUESTS = {
   },
   simulate: {
     role: 'referee',
-    summary: 'Simulated table only: inject a sensor input at a station (the simulator panel).',
-    params: Type.Object({ station: Id, input: SimulatedInput }, strict),
+    summary: 'Simulated table only: place or lift an item, tap a card, press the button, unplug/plug/reset a station.',
+    params: Type.Object({
+      station: Id,
+      op: SimulatedOp,
+      item: Type.Optional(SimulatedItem),
+      grams: Type.Optional(Type.Number({ minimum: 0, maximum: 5000 })),
+    }, strict),
   },
   'buzzer/arm': {
     role: 'referee',

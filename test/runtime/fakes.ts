@@ -2,7 +2,9 @@
  * Memory fakes of the runtime's ports (log, publisher, lamps, scheduler, clock), for runtime tests.
  */
 import type { Clock, EventTime, LampPattern, SensorEvent } from '../../controller/hardware/interface.ts';
+import { PUBLIC } from '../../controller/rules/common/viewer.ts';
 import type { BaseAction } from '../../controller/rules/engine.ts';
+import { getEngine, toPublicEvents } from '../../controller/rules/games.ts';
 import type { Correction, GameInfo, Lamps, RuntimeLog, RuntimePublisher, Scheduler } from '../../controller/runtime/ports.ts';
 
 export type LogRow =
@@ -46,8 +48,10 @@ export function memoryPublisher(): MemoryPublisher {
   return {
     states,
     published,
-    state: (_t, view) => states.push(view),
-    events: (_t, list) => published.push(...list),
+    state: (_t, game, state) => states.push(getEngine(game).view(state, PUBLIC)),
+    events: (_t, game, list) => {
+      for (const p of list) published.push(...(p.source === 'engine' ? toPublicEvents(game, [p.event]) : [p.event]));
+    },
     last: () => states.at(-1),
   };
 }
