@@ -22,15 +22,21 @@ export interface RuntimeLog {
   /** An applied action; returns its sequence number in the log (an undo names it). */
   action(tableId: string, gameId: string, action: BaseAction): number;
   rejected(tableId: string, gameId: string, action: BaseAction, code: string, message: string): void;
-  /** A referee's correction (undo, a play entered by hand, a station removed); `undo` names the action undone. */
+  /** A referee's correction recorded for the audit trail (a play entered by hand, a station removed). */
   correction(tableId: string, gameId: string, correction: Correction): void;
+  /**
+   * Takes back the last action in force: records the undo and returns the game rebuilt from the log without
+   * it (the log is the source of truth, so an undo survives a restart exactly like any other entry).
+   */
+  undoLast(tableId: string, gameId: string, by: string, reason?: string):
+    | { readonly ok: true; readonly undoneSeq: number; readonly state: unknown }
+    | { readonly ok: false; readonly code: string; readonly message: string };
   endGame(gameId: string, result: unknown): void;
   /** Makes everything appended so far durable; the runtime publishes only after it returns. */
   commit(): void;
 }
 
 export type Correction =
-  | { readonly kind: 'undo'; readonly by: string; readonly reason?: string; readonly undoneSeq: number; readonly undone: BaseAction }
   | { readonly kind: 'enter'; readonly by: string; readonly reason?: string; readonly action: BaseAction }
   | { readonly kind: 'remove-station'; readonly by: string; readonly reason?: string; readonly station: StationId };
 

@@ -39,29 +39,23 @@ export interface TableRuntimeDeps {
   readonly clock: Clock;
 }
 
-/** A game to continue after a restart: its setup and the actions applied (undone ones removed). */
+/** A game to continue after a restart, rebuilt from the log (setup + actions in force). */
 export interface RecoveredGame {
   readonly gameId: string;
   readonly config: GameInfo['config'];
   readonly seed: number | string;
-  readonly actions: readonly BaseAction[];
+  readonly state: unknown;
 }
 
 export type RuntimeResult =
   | { readonly ok: true; readonly data?: unknown }
   | { readonly ok: false; readonly code: string; readonly message: string };
 
-interface Applied {
-  readonly action: BaseAction;
-  readonly seq: number;
-}
-
 export class TableRuntime {
   private readonly engine: AnyEngine;
   private state: unknown;
   private gameId = '';
   private info: GameInfo | undefined;
-  private applied: Applied[] = [];
   private pads: Pads = {};
   private removedStations = new Set<StationId>();
   private pendingEvents: PendingEvent[] = [];
@@ -79,18 +73,9 @@ export class TableRuntime {
   /** Continues a recovered game, or starts a new one. Throws only for a configuration the engine refuses. */
   start(recovered?: RecoveredGame): void {
     if (recovered) {
-      const setup = this.engine.setup(recovered.config, recovered.seed);
-      if (!setup.ok) throw new Error(`cannot recover game ${recovered.gameId}: ${setup.code}: ${setup.message}`);
-      let state = setup.state;
-      for (const a of recovered.actions) {
-        const outcome = this.engine.apply(state, a);
-        if (!outcome.ok) throw new Error(`cannot recover game ${recovered.gameId}: ${outcome.code} at ${JSON.stringify(a)}`);
-        state = outcome.state;
-      }
-      this.state = state;
+      this.state = recovered.state;
       this.gameId = recovered.gameId;
       this.info = { tableId: this.options.tableId, game: this.options.game, config: recovered.config, seed: recovered.seed };
-      this.applied = recovered.actions.map((action) => ({ action, seq: -1 }));
       this.publish();
       return;
     }
@@ -134,7 +119,6 @@ export class TableRuntime {
     this.info = { tableId: this.options.tableId, game: this.options.game, config, seed };
     this.gameId = this.deps.log.startGame(this.info);
     this.state = setup.state;
-    this.applied = [];
     this.pendingEvents.push({ source: 'table', event: { type: 'NEW_GAME', game: this.options.game, players: this.options.players } });
     this.engineEvents(setup.events);
     this.afterChange(this.deps.clock.nowUs() / 1000);
@@ -174,27 +158,20 @@ export class TableRuntime {
     return result;
   }
 
-  /** Takes back the last applied action: the game is rebuilt from its setup and the remaining actions. */
+  /** Takes back the last action in force; the game is rebuilt from the log without it. */
   undo(by: string, reason?: string): RuntimeResult {
-    const last = this.applied.at(-1);
-    if (!last || !this.info) return { ok: false, code: 'NOTHING_TO_UNDO', message: 'no action to undo in this game' };
-    const setup = this.engine.setup(this.info.config, this.info.seed);
-    if (!setup.ok) return { ok: false, code: setup.code, message: setup.message };
-    let state = setup.state;
-    const remaining = this.applied.slice(0, -1);
-    for (const { action } of remaining) {
-      const outcome = this.engine.apply(state, action);
-      if (!outcome.ok) return { ok: false, code: 'UNDO_FAILED', message: `replay refused ${outcome.code}` };
-      state = outcome.state;
+    if (this.gameId === '') return { ok: false, code: 'NOTHING_TO_UNDO', message: 'no game running' };
+    const undone = this.deps.log.undoLast(this.options.tableId, this.gameId, by, reason);
+    if (!undone.ok) {
+      this.flush();
+      return undone;
     }
     this.stop();
     this.queuedPlays = [];
-    this.state = state;
-    this.applied = remaining;
-    this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'undo', by, reason, undoneSeq: last.seq, undone: last.action });
-    this.tableEvent({ type: 'ACTION_UNDONE', undoneSeq: last.seq, ...(reason === undefined ? {} : { reason }) });
+    this.state = undone.state;
+    this.tableEvent({ type: 'ACTION_UNDONE', undoneSeq: undone.undoneSeq, ...(reason === undefined ? {} : { reason }) });
     this.flush();
-    return { ok: true, data: { undone: last.action } };
+    return { ok: true, data: { undoneSeq: undone.undoneSeq } };
   }
 
   /** Takes a station out of the game (a faulty reader); its events are still logged but ignored. */
@@ -244,8 +221,7 @@ export class TableRuntime {
       this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: outcome.code });
       return { ok: false, code: outcome.code, message: outcome.message };
     }
-    const seq = this.deps.log.action(this.options.tableId, this.gameId, action);
-    this.applied.push({ action, seq });
+    this.deps.log.action(this.options.tableId, this.gameId, action);
     this.state = outcome.state;
     this.engineEvents(outcome.events);
     const result = this.engine.result(this.state);

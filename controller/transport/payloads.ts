@@ -77,7 +77,11 @@ export type TableEvent =
   | { readonly type: 'NEW_GAME'; readonly game: GameId; readonly players: readonly string[] }
   | { readonly type: 'ACTION_UNDONE'; readonly undoneSeq: number; readonly reason?: string }
   | { readonly type: 'CORRECTION_APPLIED'; readonly reason: string }
-  | { readonly type: 'STATION_REMOVED'; readonly station: string };
+  | { readonly type: 'STATION_REMOVED'; readonly station: string }
+  /** The table saw something the referee should know; nothing changed. */
+  | { readonly type: 'NOTICE'; readonly code: string; readonly message: string; readonly station?: string; readonly player?: string }
+  /** An action derived from the sensors was refused by the engine; nothing changed. */
+  | { readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string };
 
 /**
  * `<base>/<table>/health/<station>`. Retained. Structurally identical to the hardware layer's `StationHealth`
@@ -125,7 +129,7 @@ export type ResponsePayload =
   };
 
 /** Every `TableEvent` type, for documentation checks. */
-export const TABLE_EVENT_TYPES = ['NEW_GAME', 'ACTION_UNDONE', 'CORRECTION_APPLIED', 'STATION_REMOVED'] as const;
+export const TABLE_EVENT_TYPES = ['NEW_GAME', 'ACTION_UNDONE', 'CORRECTION_APPLIED', 'STATION_REMOVED', 'NOTICE', 'ACTION_REFUSED'] as const;
 
 // The list and the union name the same types (a compile error otherwise).
 type SameTypes<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

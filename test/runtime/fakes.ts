@@ -19,15 +19,39 @@ export type LogRow =
 export function memoryLog(): RuntimeLog & { rows: LogRow[] } {
   const rows: LogRow[] = [];
   let games = 0;
+  let current: GameInfo | undefined;
+  let inForce: { action: BaseAction; seq: number }[] = [];
   return {
     rows,
+    undoLast(_t, _g, by, reason) {
+      const last = inForce.at(-1);
+      if (!last || !current) return { ok: false, code: 'NOTHING_TO_UNDO', message: 'nothing to undo' };
+      inForce = inForce.slice(0, -1);
+      rows.push({ kind: 'correction', correction: { kind: 'enter', by, reason: `undo ${last.seq} ${reason ?? ''}`, action: last.action } });
+      const engine = getEngine(current.game);
+      const setup = engine.setup(current.config, current.seed);
+      if (!setup.ok) throw new Error(setup.message);
+      let state = setup.state;
+      for (const { action } of inForce) {
+        const outcome = engine.apply(state, action);
+        if (!outcome.ok) throw new Error(outcome.message);
+        state = outcome.state;
+      }
+      return { ok: true, undoneSeq: last.seq, state };
+    },
     startGame(info) {
+      current = info;
+      inForce = [];
       const gameId = `g${++games}`;
       rows.push({ kind: 'start', info, gameId });
       return gameId;
     },
     sensor: (_t, _g, event) => rows.push({ kind: 'sensor', event }),
-    action: (_t, _g, action) => rows.push({ kind: 'action', action, seq: rows.length }) - 1,
+    action: (_t, _g, action) => {
+      const seq = rows.push({ kind: 'action', action, seq: rows.length }) - 1;
+      inForce.push({ action, seq });
+      return seq;
+    },
     rejected: (_t, _g, action, code) => rows.push({ kind: 'rejected', action, code }),
     correction: (_t, _g, correction) => rows.push({ kind: 'correction', correction }),
     endGame: (_g, result) => rows.push({ kind: 'end', result }),
