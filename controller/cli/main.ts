@@ -10,6 +10,7 @@ import { historyCommand, historyHelp } from './commands/history.ts';
 import { replayCommand, replayHelp } from './commands/replay.ts';
 import { scenarioCommand, scenarioHelp } from './commands/scenario.ts';
 import { simulateCommand, simulateHelp } from './commands/simulate.ts';
+import { startCommand, startHelp } from './commands/start.ts';
 import { processOutput, type Output } from './output.ts';
 
 interface Command {
@@ -19,6 +20,7 @@ interface Command {
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
+  start: { summary: 'the main job: broker, controller on the table (or the simulated table with bots), dashboard', help: startHelp, run: startCommand },
   demo: { summary: 'bots play one game of each game; prints the outcome (what `npm start` runs for now)', help: demoHelp, run: demoCommand },
   simulate: { summary: 'bots play complete games; prints throughput and outcome statistics', help: simulateHelp, run: simulateCommand },
   replay: { summary: 'apply an action log and print the resulting view', help: replayHelp, run: replayCommand },

@@ -91,6 +91,16 @@ export class TableRuntime {
     this.stuckArmedFor = undefined;
   }
 
+  /** Stops the timers and, if a game is running, records it as abandoned (a new game or a new table set-up follows). */
+  retire(): void {
+    this.stop();
+    if (this.gameId !== '' && !this.engine.result(this.state).over) {
+      this.deps.log.endGame(this.gameId, { abandoned: true, ...this.engine.result(this.state) });
+      this.deps.log.commit();
+    }
+    this.gameId = '';
+  }
+
   /** The public view, as published. */
   publicView(): unknown {
     return this.engine.view(this.state, PUBLIC);

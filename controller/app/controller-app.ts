@@ -1,0 +1,277 @@
+/**
+ * The composition root: wires the layers together and reads top to bottom as the boot sequence
+ * (event log → broker → hardware → transport → tables → bots → dashboard). The constructor only assigns.
+ */
+import path from 'node:path';
+import type { TableConfig, ZaptableConfig } from '../config/index.ts';
+import type { SensorEvent, StationHealth, TableHardware } from '../hardware/interface.ts';
+import { systemClock } from '../hardware/interface.ts';
+import { createSimulatedHardware, type SimulatedTable } from '../hardware/simulated/index.ts';
+import { SerialStations, type HardwareLogger, type LogFields } from '../hardware/serial/index.ts';
+import { EventLog, recoverTables } from '../persistence/index.ts';
+import { loadCalibration } from '../runtime/calibration/calibration-file.ts';
+import { loadRegistry } from '../runtime/registry/registry-file.ts';
+import { realScheduler } from '../runtime/ports.ts';
+import { ControllerTransport, EmbeddedBroker, type BrokerUser } from '../transport/index.ts';
+import { BotDriver } from './bots/bot-driver.ts';
+import { runtimeLogOf } from './log-adapter.ts';
+import { runtimePublisherOf } from './publisher-adapter.ts';
+import { registerRequestHandlers } from './request-handlers.ts';
+import { SIMULATED_WEIGHTS, simulatedRegistry } from './simulated-items.ts';
+import { stationsOf, type TableParts } from './table-assembly.ts';
+import { TableHost } from './table-host.ts';
+
+export interface DashboardHandle {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+export interface DashboardStartOptions {
+  readonly brokerUrl: string;
+  readonly config: ZaptableConfig;
+  readonly simulated: boolean;
+}
+
+export interface ControllerAppOptions {
+  readonly config: ZaptableConfig;
+  /** Where progress and problems are reported (the terminal). */
+  readonly say: (line: string) => void;
+  /** Starts the dashboard; absent when the dashboard is off. */
+  readonly dashboard?: (options: DashboardStartOptions) => Promise<DashboardHandle>;
+}
+
+export interface StartedApp {
+  readonly brokerUrl: string;
+  readonly dashboardUrl?: string;
+  readonly databaseFile: string;
+  readonly tables: readonly string[];
+}
+
+export class ControllerApp {
+  private log: EventLog | undefined;
+  private broker: EmbeddedBroker | undefined;
+  private hardware: TableHardware | undefined;
+  private simulated: SimulatedTable | undefined;
+  private transport: ControllerTransport | undefined;
+  private readonly hosts = new Map<string, TableHost>();
+  private readonly bots: BotDriver[] = [];
+  private dashboard: DashboardHandle | undefined;
+
+  constructor(private readonly options: ControllerAppOptions) {}
+
+  /** Starts everything; throws with a clear message when something cannot start (nothing is left running). */
+  async start(): Promise<StartedApp> {
+    try {
+      return await this.boot();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+  }
+
+  private async boot(): Promise<StartedApp> {
+    const { config, say } = this.options;
+    const tables = config.tables;
+    const simulatedKind = config.hardware.kind === 'simulated';
+
+    // 1. The event log: nothing is published before it is written here.
+    const databaseFile = config.storage.database;
+    const opened = EventLog.open(databaseFile);
+    if (!opened.ok) throw new Error(`event log ${databaseFile}: ${opened.code}: ${opened.message}`);
+    const log = opened.log;
+    this.log = log;
+
+    // 2. The broker: embedded by default, or the configured external one.
+    const brokerUrl = await this.startBroker(config);
+
+    // 3. The hardware: the simulated table (the real serial driver reading simulated stations) or serial stations.
+    const hardware = this.startHardware(config, tables);
+    this.hardware = hardware;
+
+    // 4. MQTT: one channel per table; requests need the dashboard's token.
+    const transport = new ControllerTransport({
+      url: brokerUrl, username: config.mqtt.controller.username, password: config.mqtt.controller.password ?? '',
+      baseTopic: config.mqtt.baseTopic, tables: tables.map((t) => t.id),
+      tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
+      ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
+    });
+    this.transport = transport;
+    const onError = (e: unknown): void => {
+      say(`mqtt: ${String(e)}`);
+    };
+    const publisher = runtimePublisherOf({ transport, nowMs: () => Date.now(), onError });
+
+    // 5. The tables, each continuing its unfinished game from the log.
+    const parts = simulatedKind ? { registry: simulatedRegistry(), weights: SIMULATED_WEIGHTS } : this.loadParts(config);
+    const deps = {
+      log: runtimeLogOf(log), publisher, clock: systemClock, scheduler: realScheduler,
+      lamps: { setLamp: (station: string, pattern: Parameters<TableHardware['setLamp']>[1]) => void hardware.setLamp(station, pattern) },
+    };
+    for (const table of tables) this.hosts.set(table.id, new TableHost(table, parts, deps));
+    const simulated = this.simulated ? { simulated: this.simulated } : {};
+    registerRequestHandlers({ transport, hosts: this.hosts, lastSeq: (t) => publisher.lastSeq(t), ...simulated });
+    await transport.start();
+    this.recover(log);
+
+    // 6. Sensor events and station health flow to the tables that own the stations.
+    hardware.onEvent((event) => {
+      this.routeEvent(event);
+    });
+    hardware.onHealth((health) => {
+      this.publishHealth(health);
+    });
+    await hardware.start();
+
+    // 7. Bots on simulated seats.
+    if (simulatedKind && this.simulated) this.startBots(config, this.simulated);
+
+    // 8. The dashboard.
+    if (config.dashboard.enabled && this.options.dashboard) {
+      this.dashboard = await this.options.dashboard({ brokerUrl, config, simulated: simulatedKind });
+    }
+    return {
+      brokerUrl, databaseFile, tables: tables.map((t) => t.id),
+      ...(this.dashboard ? { dashboardUrl: this.dashboard.url } : {}),
+    };
+  }
+
+  private async startBroker(config: ZaptableConfig): Promise<string> {
+    if (config.mqtt.broker === 'external') {
+      if (config.mqtt.external.url === undefined) throw new Error('mqtt.external.url is required for an external broker');
+      return config.mqtt.external.url;
+    }
+    const users: BrokerUser[] = [
+      { username: config.mqtt.controller.username, password: config.mqtt.controller.password ?? '', role: 'controller' },
+      // The dashboard's account exists only when the dashboard runs (its password is generated only then).
+      ...(config.dashboard.mqtt.password === undefined
+        ? [] : [{ username: config.dashboard.mqtt.username, password: config.dashboard.mqtt.password, role: 'referee' as const }]),
+      ...config.mqtt.clients.map((c) => ({ username: c.username, password: c.password, role: c.role })),
+    ];
+    const { port: wanted, host } = config.mqtt.embedded;
+    this.broker = new EmbeddedBroker({ baseTopic: config.mqtt.baseTopic, users, port: wanted, host });
+    const port = await this.broker.start();
+    return `mqtt://${config.mqtt.embedded.host === '0.0.0.0' ? '127.0.0.1' : config.mqtt.embedded.host}:${port}`;
+  }
+
+  /** The hardware layer's log lines as one compact line each on the terminal. */
+  private hardwareLogger(): HardwareLogger {
+    const line = (level: string, message: string, fields?: LogFields): void => {
+      const detail = Object.entries(fields ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${String(v)}`).join(' ');
+      this.options.say(`${level}${message}${detail ? ` (${detail})` : ''}`);
+    };
+    return {
+      debug: () => undefined,
+      info: (m, f) => {
+        line('', m, f);
+      },
+      warn: (m, f) => {
+        line('warning: ', m, f);
+      },
+    };
+  }
+
+  private startHardware(config: ZaptableConfig, tables: readonly TableConfig[]): TableHardware {
+    if (config.hardware.kind === 'simulated') {
+      const stations = tables.flatMap((t) => [
+        ...t.seats.map((s) => ({ id: s.station, kind: 'seat' as const })),
+        ...(t.pileStation === undefined ? [] : [{ id: t.pileStation, kind: 'pile' as const }]),
+      ]);
+      const sim = createSimulatedHardware({
+        stations, stationDefaults: { bootloaderMs: 300 }, driver: { logger: this.hardwareLogger() },
+      });
+      this.simulated = sim.table;
+      return sim.hardware;
+    }
+    const serial = config.hardware.serial;
+    return new SerialStations({
+      ...(serial.ports === 'auto' ? { discovery: { vendorIds: serial.vendorIds } } : { ports: serial.ports }),
+      baudRate: serial.baudRate,
+      logger: this.hardwareLogger(),
+    });
+  }
+
+  private loadParts(config: ZaptableConfig): TableParts {
+    const registry = loadRegistry(config.storage.registry);
+    if (!registry.ok) throw new Error(`tag registry: ${registry.code}: ${registry.errors.join('; ')}`);
+    if (registry.created) this.options.say(`no tags enrolled yet (${config.storage.registry}): run zaptable enroll`);
+    const calibration = loadCalibration(config.storage.calibration);
+    if (!calibration.ok) throw new Error(`calibration: ${calibration.code}: ${calibration.errors.join('; ')}`);
+    const weights = calibration.calibration.barrels?.weights;
+    return { registry: registry.registry, ...(weights ? { weights } : {}) };
+  }
+
+  private recover(log: EventLog): void {
+    const recovered = new Map<string, ReturnType<typeof recoverTables>[number]>();
+    for (const r of recoverTables(log)) recovered.set(r.tableId, r);
+    for (const [id, host] of this.hosts) {
+      const r = recovered.get(id);
+      const record = r?.ok ? log.reader.game(r.gameId) : undefined;
+      if (r && !r.ok) this.options.say(`table ${id}: could not recover game ${r.gameId} (${r.code}: ${r.message}); starting a new one`);
+      if (r?.ok && record) {
+        this.options.say(`table ${id}: continuing game ${r.gameId} after ${r.actionCount} actions`);
+        host.start({ gameId: String(r.gameId), game: record.game, config: record.config, seed: record.seed, state: r.state });
+      } else {
+        host.start();
+      }
+    }
+  }
+
+  private routeEvent(event: SensorEvent): void {
+    for (const host of this.hosts.values()) {
+      if (stationsOf(host.config).includes(event.station)) {
+        host.runtime.handleSensor(event);
+        return;
+      }
+    }
+    // A station no table uses: still logged, so nothing the sensors saw is lost.
+    const first = this.hosts.keys().next().value;
+    if (first !== undefined && this.log) this.log.appendSensor(first, null, event);
+  }
+
+  private publishHealth(health: StationHealth): void {
+    for (const host of this.hosts.values()) {
+      if (stationsOf(host.config).includes(health.station)) {
+        this.transport?.table(host.config.id).publishHealth(health).catch(() => undefined);
+      }
+    }
+  }
+
+  private startBots(config: ZaptableConfig, table: SimulatedTable): void {
+    for (const host of this.hosts.values()) {
+      const seats = host.config.seats
+        .filter((s) => s.bot && config.hardware.simulated.bots)
+        .map((s) => ({ player: s.id, station: s.station }));
+      if (seats.length === 0) continue;
+      const driver = new BotDriver({
+        table, seats, runtime: () => host.runtime, allStations: host.config.seats.map((s) => s.station),
+        speed: config.hardware.simulated.speed, seed: host.config.id,
+        newGame: () => host.runtime.newGame({}),
+      });
+      driver.start();
+      this.bots.push(driver);
+    }
+  }
+
+  /** Stops everything in reverse order; safe to call twice and after a failed start. */
+  async stop(): Promise<void> {
+    for (const bot of this.bots.splice(0)) bot.stop();
+    await this.dashboard?.close();
+    this.dashboard = undefined;
+    for (const host of this.hosts.values()) host.runtime.stop();
+    await this.hardware?.stop();
+    this.simulated?.stop();
+    await this.transport?.stop();
+    await this.broker?.close();
+    this.log?.close();
+    this.hardware = undefined;
+    this.simulated = undefined;
+    this.transport = undefined;
+    this.broker = undefined;
+    this.log = undefined;
+  }
+}
+
+/** The absolute path of a storage file (the config already resolves them; kept for clarity in messages). */
+export function storagePath(file: string): string {
+  return path.resolve(file);
+}

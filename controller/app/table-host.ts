@@ -1,0 +1,77 @@
+/**
+ * One table of the controller: its current runtime, and the switch to a new one when a `new-game` request
+ * changes the game or the seats (the stations stay; which seats play and which game they play change).
+ */
+import type { SeatConfig, TableConfig } from '../config/index.ts';
+import type { GameId } from '../rules/engine.ts';
+import type { RecoveredGame, RuntimeResult, TableRuntime, TableRuntimeDeps } from '../runtime/table-runtime.ts';
+import { getEngine } from '../rules/games.ts';
+import { buildTableRuntime, engineRules, type TableParts } from './table-assembly.ts';
+
+export interface NewGameParams {
+  readonly game: GameId;
+  readonly players: readonly string[];
+  readonly seed?: number | string;
+  readonly config?: Readonly<Record<string, unknown>>;
+}
+
+const COLOURS = ['red', 'green', 'blue', 'yellow'];
+
+export class TableHost {
+  private current: TableRuntime;
+  private active: TableConfig;
+
+  constructor(readonly config: TableConfig, private readonly parts: TableParts, private readonly deps: TableRuntimeDeps) {
+    this.active = config;
+    this.current = buildTableRuntime(config, parts, deps);
+  }
+
+  get runtime(): TableRuntime {
+    return this.current;
+  }
+
+  /** The seats playing now (a subset of the configured ones after a `new-game` with fewer players). */
+  get seats(): readonly SeatConfig[] {
+    return this.active.seats;
+  }
+
+  /** Continues a recovered game when it still fits the table, else starts a new one. */
+  start(recovered?: RecoveredGame & { readonly game: GameId }): void {
+    if (recovered) {
+      const players = recovered.config.players;
+      const seats = players.map((p) => this.config.seats.find((s) => s.id === p));
+      if (seats.every((s) => s !== undefined) && recovered.game === this.config.mode) {
+        this.active = { ...this.config, seats: seats };
+        this.current = buildTableRuntime(this.active, this.parts, this.deps);
+        this.current.start(recovered);
+        return;
+      }
+    }
+    this.current.start();
+  }
+
+  newGame(params: NewGameParams): RuntimeResult {
+    const seats: SeatConfig[] = [];
+    for (const player of params.players) {
+      const seat = this.config.seats.find((s) => s.id === player);
+      if (!seat) return { ok: false, code: 'UNKNOWN_SEAT', message: `${player} is not a seat of table ${this.config.id}` };
+      seats.push(seat);
+    }
+    const colours = (params.config?.colours ?? {}) as Record<string, unknown>;
+    const withColours = seats.map((s, i) => {
+      const asked = colours[s.id];
+      return { ...s, colour: (typeof asked === 'string' ? asked : s.colour ?? COLOURS[i] ?? 'red').toLowerCase() };
+    });
+    const { colours: _ignored, ...rules } = params.config ?? {};
+    const next: TableConfig = { ...this.config, mode: params.game, seats: withColours, rules };
+    // Check the new set-up with the engine before the running game is retired: a refused set-up changes nothing.
+    const check = getEngine(params.game).setup({ ...engineRules(next), players: params.players }, params.seed ?? 0);
+    if (!check.ok) return { ok: false, code: check.code, message: check.message };
+    const runtime = buildTableRuntime(next, this.parts, this.deps);
+    this.current.retire();
+    const started = runtime.newGame(params.seed === undefined ? {} : { seed: params.seed });
+    this.current = runtime;
+    this.active = next;
+    return started;
+  }
+}

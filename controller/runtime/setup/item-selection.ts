@@ -1,0 +1,57 @@
+/**
+ * Which items an enrollment run asks for: all 69, one group (`--only barrels|cards|zaps`), or items to tag
+ * anew (`--redo ITEM`, a damaged or lost tag). Names are forgiving — `barrel:7`, `7`, `R4`, `card:R4`,
+ * `Z2` — because a person types them at a table, but anything that is not one of the game's items is an error.
+ */
+import { ALL_ITEMS, itemKey, parseItemKey, type Item } from '../registry/items.ts';
+
+export const ITEM_GROUPS = ['barrels', 'cards', 'zaps'] as const;
+export type ItemGroup = (typeof ITEM_GROUPS)[number];
+
+const GROUP_KIND: Readonly<Record<ItemGroup, Item['kind']>> = { barrels: 'barrel', cards: 'card', zaps: 'zap' };
+
+/** An item named on the command line, or undefined. */
+export function parseItemName(name: string): Item | undefined {
+  const text = name.trim();
+  if (/^\d+$/.test(text)) return parseItemKey(`barrel:${text}`);
+  const upper = text.includes(':') ? text : text.toUpperCase();
+  return parseItemKey(upper) ?? parseItemKey(`card:${upper}`) ?? parseItemKey(`zap:${upper}`);
+}
+
+export type Selection =
+  | { readonly ok: true; readonly items: readonly Item[]; readonly redo: readonly Item[] }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * The items of a run, in enrollment order. `only` is a comma-separated list of groups; `redo` names items
+ * whose tag is replaced. With `redo` alone, only those items are asked for.
+ */
+export function selectItems(only: string | undefined, redo: readonly string[] = []): Selection {
+  let groups: ItemGroup[] | undefined;
+  if (only !== undefined) {
+    const names = only.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const bad = names.filter((n) => !(ITEM_GROUPS as readonly string[]).includes(n));
+    if (names.length === 0 || bad.length > 0) return { ok: false, message: `--only takes ${ITEM_GROUPS.join(', ')} (comma-separated), got "${only}"` };
+    groups = names as ItemGroup[];
+  }
+  const redoItems: Item[] = [];
+  for (const name of redo) {
+    const item = parseItemName(name);
+    if (item === undefined) return { ok: false, message: `--redo: "${name}" is not an item (barrel:1..13 or 1..13, a card such as R4, a ZAP card Z1..Z6)` };
+    if (!redoItems.some((i) => itemKey(i) === itemKey(item))) redoItems.push(item);
+  }
+  const kinds = groups?.map((g) => GROUP_KIND[g]);
+  const redoKeys = new Set(redoItems.map(itemKey));
+  const items = ALL_ITEMS.filter((item) => {
+    if (kinds !== undefined) return kinds.includes(item.kind);
+    return redoItems.length === 0 || redoKeys.has(itemKey(item));
+  });
+  // A redo outside the chosen groups is still asked for: the person named it explicitly.
+  const extra = redoItems.filter((r) => !items.some((i) => itemKey(i) === itemKey(r)));
+  return { ok: true, items: [...items, ...extra], redo: redoItems };
+}
+
+/** A short label for progress bars: `B4`, `R10`, `Z2`. */
+export function shortLabel(item: Item): string {
+  return item.kind === 'barrel' ? `B${item.value}` : item.card;
+}
