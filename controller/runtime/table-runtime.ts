@@ -65,6 +65,8 @@ export class TableRuntime {
   /** The state the stuck timer was armed for: events that change nothing must not re-arm it. */
   private stuckArmedFor: unknown;
   private lampsShown: Record<string, LampPattern> = {};
+  /** The state last published (by reference: engine states are immutable). */
+  private publishedState: unknown;
 
   constructor(readonly options: TableRuntimeOptions, private readonly deps: TableRuntimeDeps) {
     this.engine = getEngine(options.game);
@@ -282,6 +284,10 @@ export class TableRuntime {
       this.deps.publisher.events(this.options.tableId, this.options.game, this.pendingEvents);
       this.pendingEvents = [];
     }
+    // The state is published when it changed: a stream of sensor events that change nothing (a weight
+    // settling again, a tag read twice) must not flood the broker with identical retained messages.
+    if (this.publishedState === this.state) return;
+    this.publishedState = this.state;
     this.deps.publisher.state(this.options.tableId, this.options.game, this.state);
     const lamps = this.options.tableGame.lamps(this.state);
     for (const [station, player] of Object.entries(this.options.seatOfStation)) {
