@@ -28,15 +28,20 @@ enum : uint8_t {
 
 enum : uint8_t { CMD_IDLE = 0x00, CMD_TRANSCEIVE = 0x0C, CMD_SOFT_RESET = 0x0F };
 
+// ErrorReg bits.
+enum : uint8_t { ERR_PROTOCOL = 0x01, ERR_PARITY = 0x02, ERR_COLL = 0x08, ERR_BUFFER_OVFL = 0x10 };
+
 // PICC commands (ISO/IEC 14443-3).
-enum : uint8_t { PICC_WUPA = 0x52, PICC_SEL_CL1 = 0x93, PICC_SEL_CL2 = 0x95, PICC_SEL_CL3 = 0x97, PICC_HLTA = 0x50 };
+enum : uint8_t { PICC_REQA = 0x26, PICC_SEL_CL1 = 0x93, PICC_SEL_CL2 = 0x95, PICC_SEL_CL3 = 0x97, PICC_HLTA = 0x50 };
 #define PICC_CASCADE_TAG 0x88
 #define SAK_UID_INCOMPLETE 0x04
 
 // The chip's own timer bounds the wait for a tag: prescaler 0xA9 -> 13.56 MHz / 339 = 40 kHz (25 us a tick),
-// reload 80 -> 2 ms, started automatically at the end of each transmission (TAuto). A tag answers within
-// ~0.1 ms, so an empty field costs 2 ms per poll. The micros() guard below only catches a dead chip.
-#define RFID_TIMER_RELOAD 80
+// reload 40 -> 1.03 ms, started automatically at the end of each transmission (TAuto). A type A tag answers
+// after a fixed frame delay (~91 us), and ISO 14443-3 takes an HLTA as accepted when nothing answers
+// within 1 ms, so 1 ms is the wait for an empty field and for every HLTA. The micros() guard below only
+// catches a dead chip.
+#define RFID_TIMER_RELOAD 40
 #define RFID_GUARD_US 10000UL
 
 static const SPISettings kSpi(4000000, MSBFIRST, SPI_MODE0); // the chip allows 10 MHz; 4 MHz for long wires
@@ -51,22 +56,40 @@ uint16_t crc_a(const uint8_t *data, uint8_t len) {
   return crc;
 }
 
+// SS: a direct port write on the AVR (digitalWrite costs ~4 us, and a 7-byte UID read takes ~300 register
+// accesses); the host fake goes through digitalWrite, where its device model listens.
+void Mfrc522::select(bool on) {
+#if defined(__AVR__)
+  if (ss_port_ == nullptr) { // before begin()
+    digitalWrite(ss_, on ? LOW : HIGH);
+    return;
+  }
+  uint8_t sreg = SREG;
+  cli(); // the port register is shared with other pins (an ISR may write it)
+  if (on) *ss_port_ &= (uint8_t)~ss_mask_;
+  else *ss_port_ |= ss_mask_;
+  SREG = sreg;
+#else
+  digitalWrite(ss_, on ? LOW : HIGH);
+#endif
+}
+
 uint8_t Mfrc522::read_reg(uint8_t reg) {
   SPI.beginTransaction(kSpi);
-  digitalWrite(ss_, LOW);
+  select(true);
   SPI.transfer((uint8_t)(0x80 | (reg << 1)));
   uint8_t v = SPI.transfer(0);
-  digitalWrite(ss_, HIGH);
+  select(false);
   SPI.endTransaction();
   return v;
 }
 
 void Mfrc522::write_reg(uint8_t reg, uint8_t value) {
   SPI.beginTransaction(kSpi);
-  digitalWrite(ss_, LOW);
+  select(true);
   SPI.transfer((uint8_t)((reg << 1) & 0x7E));
   SPI.transfer(value);
-  digitalWrite(ss_, HIGH);
+  select(false);
   SPI.endTransaction();
 }
 
@@ -75,6 +98,10 @@ uint8_t Mfrc522::version() { return read_reg(REG_VERSION); }
 bool Mfrc522::begin() {
   pinMode(ss_, OUTPUT);
   digitalWrite(ss_, HIGH);
+#if defined(__AVR__)
+  ss_port_ = portOutputRegister(digitalPinToPort(ss_));
+  ss_mask_ = digitalPinToBitMask(ss_);
+#endif
   SPI.begin();
   pinMode(rst_, OUTPUT);
   digitalWrite(rst_, LOW);
@@ -91,13 +118,29 @@ bool Mfrc522::begin() {
   write_reg(REG_T_RELOAD_L, RFID_TIMER_RELOAD);
   write_reg(REG_TX_ASK, 0x40);  // 100 % ASK modulation, required by ISO 14443A
   write_reg(REG_MODE, 0x3D);    // CRC preset 0x6363 (unused by us, but the documented default for type A)
-  write_reg(REG_TX_CONTROL, (uint8_t)(read_reg(REG_TX_CONTROL) | 0x03)); // antenna on
+  write_reg(REG_COLL, 0x00);    // ValuesAfterColl = 0: received bits after a collision read as 0
+  field(false);                 // the caller's inventory schedule switches it on (tags need 5 ms of field)
   ready_ = version_ok(version());
   return ready_;
 }
 
+bool Mfrc522::check() {
+  if (!version_ok(version())) {
+    ready_ = false;
+    return false;
+  }
+  if (!ready_) return begin(); // the chip came back (re-plugged, brown-out): configure it again
+  return true;
+}
+
+void Mfrc522::field(bool on) {
+  uint8_t v = read_reg(REG_TX_CONTROL);
+  write_reg(REG_TX_CONTROL, on ? (uint8_t)(v | 0x03) : (uint8_t)(v & ~0x03)); // Tx1RFEn, Tx2RFEn
+}
+
 Mfrc522::Status Mfrc522::transceive(const uint8_t *tx, uint8_t tx_len, uint8_t bit_framing, uint8_t *rx,
                                     uint8_t *rx_len, uint8_t *rx_last_bits, uint8_t *coll_pos) {
+  // rx == nullptr: send only (HLTA) — done when the frame is out (TxIRq).
   write_reg(REG_COMMAND, CMD_IDLE);
   write_reg(REG_COM_IRQ, 0x7F);     // clear all interrupt request bits
   write_reg(REG_FIFO_LEVEL, 0x80);  // flush the FIFO
@@ -106,27 +149,30 @@ Mfrc522::Status Mfrc522::transceive(const uint8_t *tx, uint8_t tx_len, uint8_t b
   write_reg(REG_COMMAND, CMD_TRANSCEIVE);
   write_reg(REG_BIT_FRAMING, (uint8_t)(bit_framing | 0x80)); // StartSend
   uint32_t start = micros();
-  uint8_t irq;
   for (;;) {
-    irq = read_reg(REG_COM_IRQ);
+    uint8_t irq = read_reg(REG_COM_IRQ);
+    if (rx == nullptr && (irq & 0x40)) return ST_OK; // TxIRq: sent
     if (irq & 0x30) break;                     // RxIRq or IdleIRq: a frame was received
     if (irq & 0x01) return ST_TIMEOUT;         // TimerIRq: no tag answered
     if ((uint32_t)(micros() - start) > RFID_GUARD_US) return ST_ERROR;
   }
   write_reg(REG_BIT_FRAMING, bit_framing);
   uint8_t err = read_reg(REG_ERROR);
-  if (err & 0x13) return ST_ERROR;             // BufferOvfl, ParityErr, ProtocolErr
+  if (err & ERR_BUFFER_OVFL) return ST_ERROR;
   uint8_t n = read_reg(REG_FIFO_LEVEL);
+  if (n == 0) return ST_TIMEOUT;               // nothing usable was received
   if (n > *rx_len) return ST_ERROR;
   for (uint8_t i = 0; i < n; i++) rx[i] = read_reg(REG_FIFO_DATA);
   *rx_len = n;
   *rx_last_bits = (uint8_t)(read_reg(REG_CONTROL) & 0x07);
-  if (err & 0x08) {                            // CollErr
+  // A collision comes first: the collided byte's parity bit may be wrong as well (NXP's reader library
+  // checks CollErr before ParityErr the same way).
+  if (err & ERR_COLL) {
     uint8_t coll = read_reg(REG_COLL);
-    if (coll & 0x20) return ST_ERROR;          // CollPosNotValid
-    *coll_pos = (uint8_t)((coll & 0x1F) == 0 ? 32 : (coll & 0x1F));
+    *coll_pos = (coll & 0x20) ? 0 : (uint8_t)((coll & 0x1F) == 0 ? 32 : (coll & 0x1F)); // 0: not valid
     return ST_COLLISION;
   }
+  if (err & (ERR_PARITY | ERR_PROTOCOL)) return ST_ERROR;
   return ST_OK;
 }
 
@@ -155,13 +201,19 @@ bool Mfrc522::select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak) {
       }
     }
     if (st == ST_COLLISION) {
-      // CollPos counts UID bits from 1 (as the widely used Arduino MFRC522 library reads it). Take the
-      // `1` branch: deterministic, so the same tag wins every poll.
-      if (coll <= known) return false;
-      known = coll;
-      buf[2 + (known - 1) / 8] |= (uint8_t)(1 << ((known - 1) % 8));
+      // The collided UID bit (1-based): CollPos counts from bit 0 of the first FIFO byte, which is the
+      // byte our partial byte continues.
+      if (coll == 0) return false; // CollPosNotValid
+      uint8_t pos = (uint8_t)(8 * full + coll);
+      if (pos <= known || pos > 32) return false; // no progress, or a collision in the BCC only
+      uint8_t byte = (uint8_t)(2 + (pos - 1) / 8), bit = (uint8_t)((pos - 1) % 8);
+      // Keep the bits before the collision, take the `1` branch, clear the rest.
+      buf[byte] = (uint8_t)((buf[byte] & (uint8_t)((1 << bit) - 1)) | (uint8_t)(1 << bit));
+      for (uint8_t i = (uint8_t)(byte + 1); i < 7; i++) buf[i] = 0;
+      known = pos;
       continue;
     }
+    if (full + rx_len != 5 || last_bits != 0) return false; // all 40 bits (UID CLn + BCC) must be there
     break;
   }
   if ((uint8_t)(buf[2] ^ buf[3] ^ buf[4] ^ buf[5]) != buf[6]) return false; // BCC
@@ -185,40 +237,41 @@ void Mfrc522::halt() {
   uint16_t crc = crc_a(buf, 2);
   buf[2] = (uint8_t)(crc & 0xFF);
   buf[3] = (uint8_t)(crc >> 8);
-  uint8_t rx[2];
-  uint8_t rx_len = sizeof(rx), last_bits = 0, coll = 0;
-  transceive(buf, 4, 0, rx, &rx_len, &last_bits, &coll); // a halted tag does not answer: timeout = success
+  uint8_t rx_len = 0, last_bits = 0, coll = 0;
+  // A halted tag does not answer, so there is nothing to wait for once the frame is out: the next command
+  // comes in a later loop pass, well after the tag's frame delay (~90 us).
+  transceive(buf, 4, 0, nullptr, &rx_len, &last_bits, &coll);
 }
 
-Mfrc522::Result Mfrc522::read_uid(TagUid *uid) {
+Mfrc522::Step Mfrc522::inventory_step(TagUid *uid) {
   if (!version_ok(version())) {
     ready_ = false;
     return FAULT;
   }
-  if (!ready_ && !begin()) return FAULT; // the chip came back (re-plugged, brown-out): configure it again
-
-  uint8_t wupa = PICC_WUPA;
+  uint8_t reqa = PICC_REQA;
   uint8_t atqa[2];
   uint8_t rx_len = sizeof(atqa), last_bits = 0, coll = 0;
-  Status st = transceive(&wupa, 1, 0x07, atqa, &rx_len, &last_bits, &coll); // short frame: 7 bits
-  // Several tags with different ATQAs collide here; that is fine, anticollision sorts them out.
-  if (st == ST_TIMEOUT || st == ST_ERROR) return NO_TAG;
+  Status st = transceive(&reqa, 1, 0x07, atqa, &rx_len, &last_bits, &coll); // short frame: 7 bits
+  // Several tags with different ATQAs collide here (or garble it): someone answered, anticollision sorts
+  // them out.
+  if (st == ST_TIMEOUT) return EMPTY;
 
   static const uint8_t sel[3] = {PICC_SEL_CL1, PICC_SEL_CL2, PICC_SEL_CL3};
   uint8_t len = 0;
   for (uint8_t level = 0; level < 3; level++) {
     uint8_t cl[4], sak = 0;
-    if (!select_level(sel[level], cl, &sak)) return NO_TAG;
+    if (!select_level(sel[level], cl, &sak)) return FAILED;
     if (sak & SAK_UID_INCOMPLETE) {
-      if (cl[0] != PICC_CASCADE_TAG || level == 2) return NO_TAG;
+      if (cl[0] != PICC_CASCADE_TAG || level == 2) return FAILED;
       memcpy(uid->bytes + len, cl + 1, 3);
       len = (uint8_t)(len + 3);
       continue;
     }
+    if (cl[0] == PICC_CASCADE_TAG) return FAILED; // ISO 14443-3: never the first byte of a UID CLn
     memcpy(uid->bytes + len, cl, 4);
     uid->len = (uint8_t)(len + 4);
     halt();
     return TAG;
   }
-  return NO_TAG;
+  return FAILED;
 }

@@ -1,10 +1,22 @@
-// A focused MFRC522 (ISO 14443A reader) driver: reset/init, WUPA, anticollision + select over cascade
-// levels 1-3 (4-, 7- and 10-byte UIDs), HLTA. Nothing else: no MIFARE authentication, no data blocks.
+// A focused MFRC522 (ISO 14443A reader) driver: reset/init, RF field on/off, and an inventory step —
+// REQA, anticollision + select over cascade levels 1-3 (4-, 7- and 10-byte UIDs) resolving collisions bit
+// by bit, HLTA. Nothing else: no MIFARE authentication, no data blocks.
 //
-// Each poll wakes every tag in the field with WUPA (a tag we halted last poll must be woken: REQA would
-// not reach it), reads one UID, and halts that tag again. When several tags are in the field, the
-// anticollision loop always takes the `1` branch at a collision, so the same tag wins every poll
-// (see hardware/protocol.md, "Limits").
+// Inventory (several tags in the field), following the ISO/IEC 14443-3 PICC state machine:
+//   field off >= 5.1 ms (every tag loses power)  ->  field on, >= 5.1 ms unmodulated (tags reach IDLE)
+//   step:  REQA -> only IDLE tags answer (READY); anticollision/select one of them (ACTIVE); HLTA it (HALT).
+//          The other READY tags take the HLTA as "another command" and fall back to IDLE.
+//   repeat the step until a REQA is not answered: every tag in the field was read exactly once.
+// Why not WUPA: WUPA also wakes HALT tags, and a tag woken from HALT (READY*) that is not the one selected
+// falls back to HALT, not IDLE, on the next command — so after one WUPA a REQA loop would miss every tag
+// but one. Switching the field off is the one way to bring every tag back to IDLE; it costs no loop time
+// (station.cpp switches it between cycles).
+//
+// Collisions: at a collision in an anticollision answer the driver reads the collision position
+// (CollReg), keeps the bits before it, takes the `1` branch for the collided bit and asks again with those
+// bits (NVB), until one tag is left. CollPos counts from bit 0 of the first FIFO byte, including the
+// RxAlign bits of a partial first byte (as NXP's reader library reads the RC52x), so the collided UID bit
+// is 8 x (full bytes sent) + CollPos.
 //
 // CRC_A is computed in software (crc_a(), pure and host-tested) instead of with the chip's coprocessor:
 // no extra SPI round trips and no polling loop.
@@ -20,34 +32,47 @@ uint16_t crc_a(const uint8_t *data, uint8_t len);
 
 class Mfrc522 {
 public:
-  enum Result : uint8_t {
-    NO_TAG = 0, // no answer, or an answer that did not survive the checks (counts as a missed read)
-    TAG = 1,    // *uid is filled
-    FAULT = 2   // the chip itself does not answer on SPI (unplugged, no power)
+  enum Step : uint8_t {
+    EMPTY = 0, // the REQA was not answered: no IDLE tag left in the field
+    TAG = 1,   // *uid is filled and the tag is halted
+    FAILED = 2, // something answered, but the read did not survive the checks (noise, a lost frame)
+    FAULT = 3  // the chip itself does not answer on SPI (unplugged, no power)
   };
 
   // Pins are fixed in pins.h; SPI uses the hardware SPI pins.
   Mfrc522(uint8_t ss_pin, uint8_t rst_pin) : ss_(ss_pin), rst_(rst_pin), ready_(false) {}
 
-  // Hard reset and configure the chip; returns false when it does not answer (VersionReg 0x00/0xFF).
+  // Hard reset and configure the chip (RF field off); returns false when it does not answer
+  // (VersionReg 0x00/0xFF). Blocks ~100 ms (oscillator start-up).
   bool begin();
-  // One poll: WUPA, select, HLTA. Re-initialises the chip by itself after a fault clears.
-  Result read_uid(TagUid *uid);
+  // True when the chip answers; re-initialises it (begin(), field off) when it came back after a fault.
+  bool check();
+  // Switches the RF field (both antenna drivers) on or off.
+  void field(bool on);
+  // One inventory step (see above): REQA, select one tag, HLTA. Blocks the caller for the whole read (see
+  // hardware/protocol.md, Timing, for measured figures), ~1.3 ms when no tag answers (the 1 ms timeout).
+  Step inventory_step(TagUid *uid);
+  // HLTA to the tag that is currently selected (after a step that read a tag twice in one cycle).
+  void halt();
   uint8_t version();
 
 private:
   enum Status : uint8_t { ST_OK, ST_TIMEOUT, ST_COLLISION, ST_ERROR };
+  void select(bool on);
   uint8_t read_reg(uint8_t reg);
   void write_reg(uint8_t reg, uint8_t value);
   Status transceive(const uint8_t *tx, uint8_t tx_len, uint8_t bit_framing, uint8_t *rx, uint8_t *rx_len,
                     uint8_t *rx_last_bits, uint8_t *coll_pos);
   bool select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak);
-  void halt();
   static bool version_ok(uint8_t v) { return v != 0x00 && v != 0xFF; }
 
   uint8_t ss_;
   uint8_t rst_;
   bool ready_;
+#if defined(__AVR__)
+  volatile uint8_t *ss_port_ = nullptr;
+  uint8_t ss_mask_ = 0;
+#endif
 };
 
 #endif

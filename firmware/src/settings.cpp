@@ -18,25 +18,57 @@ static uint32_t get32(const uint8_t *p) {
   return v;
 }
 
-void settings_encode(const Settings &s, uint8_t rec[SETTINGS_RECORD_SIZE]) {
+// CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): check value 0x29B1 for "123456789".
+uint16_t settings_crc16(const uint8_t *data, uint8_t len) {
+  uint16_t crc = 0xFFFF;
+  for (uint8_t i = 0; i < len; i++) {
+    crc ^= (uint16_t)data[i] << 8;
+    for (uint8_t b = 0; b < 8; b++) crc = (crc & 0x8000) ? (uint16_t)((crc << 1) ^ 0x1021) : (uint16_t)(crc << 1);
+  }
+  return crc;
+}
+
+void settings_encode(const Settings &s, uint8_t seq, uint8_t rec[SETTINGS_RECORD_SIZE]) {
   memset(rec, 0, SETTINGS_RECORD_SIZE);
   rec[0] = 'Z';
   rec[1] = 'T';
   rec[2] = SETTINGS_VERSION;
-  memcpy(rec + 3, s.station, strnlen(s.station, PROTO_MAX_STATION_ID));
-  put32(rec + 20, (uint32_t)s.tare);
-  put32(rec + 24, (uint32_t)s.per_kg);
-  put32(rec + 28, s.boot);
-  rec[32] = proto_crc8_update(0, rec, 32);
+  rec[3] = seq;
+  memcpy(rec + 4, s.station, strnlen(s.station, PROTO_MAX_STATION_ID));
+  put32(rec + 21, (uint32_t)s.tare);
+  put32(rec + 25, (uint32_t)s.per_kg);
+  put32(rec + 29, s.boot);
+  uint16_t crc = settings_crc16(rec, 34);
+  rec[34] = (uint8_t)(crc & 0xFF);
+  rec[35] = (uint8_t)(crc >> 8);
 }
 
-bool settings_decode(const uint8_t rec[SETTINGS_RECORD_SIZE], Settings *s) {
+// The station id as stored (16 bytes + NUL pad): valid and NUL-terminated?
+static bool decode_station(const uint8_t *p, char out[PROTO_MAX_STATION_ID + 1]) {
+  memcpy(out, p, PROTO_MAX_STATION_ID);
+  out[PROTO_MAX_STATION_ID] = '\0';
+  return proto_valid_station_id(out, strlen(out));
+}
+
+bool settings_decode(const uint8_t rec[SETTINGS_RECORD_SIZE], Settings *s, uint8_t *seq) {
   if (rec[0] != 'Z' || rec[1] != 'T' || rec[2] != SETTINGS_VERSION) return false;
+  uint16_t crc = settings_crc16(rec, 34);
+  if (rec[34] != (uint8_t)(crc & 0xFF) || rec[35] != (uint8_t)(crc >> 8)) return false;
+  Settings out;
+  if (!decode_station(rec + 4, out.station)) return false;
+  out.tare = (int32_t)get32(rec + 21);
+  out.per_kg = (int32_t)get32(rec + 25);
+  out.boot = get32(rec + 29);
+  *s = out;
+  *seq = rec[3];
+  return true;
+}
+
+bool settings_decode_v1(const uint8_t rec[SETTINGS_V1_SIZE], Settings *s) {
+  if (rec[0] != 'Z' || rec[1] != 'T' || rec[2] != 1) return false;
   if (proto_crc8_update(0, rec, 32) != rec[32]) return false;
   Settings out;
-  memcpy(out.station, rec + 3, PROTO_MAX_STATION_ID);
-  out.station[PROTO_MAX_STATION_ID] = '\0';
-  if (!proto_valid_station_id(out.station, strlen(out.station))) return false;
+  if (!decode_station(rec + 3, out.station)) return false;
   out.tare = (int32_t)get32(rec + 20);
   out.per_kg = (int32_t)get32(rec + 24);
   out.boot = get32(rec + 28);
@@ -44,19 +76,54 @@ bool settings_decode(const uint8_t rec[SETTINGS_RECORD_SIZE], Settings *s) {
   return true;
 }
 
+int8_t settings_pick(const uint8_t a[SETTINGS_RECORD_SIZE], const uint8_t b[SETTINGS_RECORD_SIZE], Settings *s,
+                     uint8_t *seq) {
+  Settings sa, sb;
+  uint8_t qa = 0, qb = 0;
+  bool va = settings_decode(a, &sa, &qa);
+  bool vb = settings_decode(b, &sb, &qb);
+  if (!va && !vb) return -1;
+  // Both valid: the newer one (sequence numbers wrap; the two slots are normally one apart).
+  bool take_b = vb && (!va || (uint8_t)(qb - qa) < 128);
+  if (take_b && va && qa == qb) take_b = false; // equal (cannot happen by our writes): prefer A
+  *s = take_b ? sb : sa;
+  *seq = take_b ? qb : qa;
+  return take_b ? 1 : 0;
+}
+
+static const uint16_t kSlotAddr[2] = {SETTINGS_SLOT_A_ADDR, SETTINGS_SLOT_B_ADDR};
+
+// Reads both slots: which one is current (-1: none), its settings and sequence number.
+static int8_t read_current(Settings *s, uint8_t *seq) {
+  uint8_t a[SETTINGS_RECORD_SIZE];
+  uint8_t b[SETTINGS_RECORD_SIZE];
+  eeprom_read_block(a, (const void *)(uintptr_t)kSlotAddr[0], SETTINGS_RECORD_SIZE);
+  eeprom_read_block(b, (const void *)(uintptr_t)kSlotAddr[1], SETTINGS_RECORD_SIZE);
+  return settings_pick(a, b, s, seq);
+}
+
 bool settings_load(Settings *s) {
-  uint8_t rec[SETTINGS_RECORD_SIZE];
-  eeprom_read_block(rec, (const void *)(uintptr_t)SETTINGS_EEPROM_ADDR, SETTINGS_RECORD_SIZE);
-  if (settings_decode(rec, s)) return true;
+  uint8_t seq = 0;
+  if (read_current(s, &seq) >= 0) return true;
+  uint8_t v1[SETTINGS_V1_SIZE];
+  eeprom_read_block(v1, (const void *)(uintptr_t)SETTINGS_V1_ADDR, SETTINGS_V1_SIZE);
+  if (settings_decode_v1(v1, s)) return true; // firmware 0.1.0's record: migrated by the next save
   settings_defaults(s);
   return false;
 }
 
 bool settings_save(const Settings &s) {
+  Settings current;
+  uint8_t seq = 0;
+  int8_t cur = read_current(&current, &seq);
+  uint8_t slot = cur == 0 ? 1 : 0; // the slot that is not current (A when neither is valid)
   uint8_t rec[SETTINGS_RECORD_SIZE];
   uint8_t back[SETTINGS_RECORD_SIZE];
-  settings_encode(s, rec);
-  eeprom_update_block(rec, (void *)(uintptr_t)SETTINGS_EEPROM_ADDR, SETTINGS_RECORD_SIZE);
-  eeprom_read_block(back, (const void *)(uintptr_t)SETTINGS_EEPROM_ADDR, SETTINGS_RECORD_SIZE);
+  settings_encode(s, (uint8_t)(cur < 0 ? 1 : seq + 1), rec);
+  // The CRC goes in last (a call of its own: avr-libc's eeprom_update_block writes from the last byte
+  // down). Until it is complete the slot does not decode, so the other slot stays current.
+  eeprom_update_block(rec, (void *)(uintptr_t)kSlotAddr[slot], SETTINGS_RECORD_SIZE - 2);
+  eeprom_update_block(rec + SETTINGS_RECORD_SIZE - 2, (void *)(uintptr_t)(kSlotAddr[slot] + SETTINGS_RECORD_SIZE - 2), 2);
+  eeprom_read_block(back, (const void *)(uintptr_t)kSlotAddr[slot], SETTINGS_RECORD_SIZE);
   return memcmp(rec, back, SETTINGS_RECORD_SIZE) == 0;
 }

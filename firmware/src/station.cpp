@@ -1,8 +1,8 @@
 // Station firmware: boot banner, event lines, command dispatch. See hardware/protocol.md.
 //
 // The loop never blocks for long: each pass handles serial input, the button, one HX711 sample when one is
-// ready, one RFID poll every RFID_POLL_MS, and the lamp. Time-critical work happens in the button ISR
-// (the first edge's micros()); everything else only reports.
+// ready, one step of the RFID inventory (one tag read, ~4-6 ms), and the lamp. Time-critical work happens
+// in the button ISR (each edge's micros() and level); everything else only reports.
 //
 // Commands that need load-cell samples (tare, calibrate, raw) are answered when their samples have
 // arrived. Meanwhile no further input is read, so replies stay in command order: the next command waits in
@@ -38,8 +38,21 @@ uint32_t next_seq = 0;
 
 Mfrc522 rfid(PIN_RFID_SS, PIN_RFID_RST);
 TagPresence tags;
-bool rfid_fault = false;
-uint32_t last_rfid_poll_ms = 0;
+
+// The RFID inventory schedule (mfrc522.h): field off (every tag loses power) -> field on (tags reach IDLE)
+// -> a cycle of inventory steps, one per loop pass, until a REQA is not answered -> field off again.
+enum RfidPhase : uint8_t { RFID_FIELD_OFF, RFID_FIELD_ON, RFID_CYCLE };
+struct Rfid {
+  RfidPhase phase;
+  uint32_t phase_us;   // when the phase began
+  uint32_t cycle_us;   // when the last cycle began
+  uint8_t steps;       // steps in this cycle
+  uint8_t failures;    // failed steps in a row
+  bool retry;          // the last step failed: tags may sit in READY, and REQA sends those to IDLE silently
+  uint8_t incomplete;  // incomplete cycles in a row
+  bool chip_fault;     // the MFRC522 does not answer on SPI
+  bool reported_fault; // FAULT+ rfid sent and not yet cleared
+} rf;
 
 #if STATION_HAS_PAD
 ButtonDebouncer button;
@@ -90,18 +103,29 @@ void emit_tag(const TagChange &c) {
 // ------------------------------------------------------------------------------------------------- pad
 #if STATION_HAS_PAD
 
-void on_button_edge() { button.on_edge(micros()); } // ISR: take the time first, think later
+#if defined(__AVR__)
+volatile uint8_t *button_in; // the button pin's input register and bit: a fast read inside the ISR
+uint8_t button_mask;
+bool button_level() { return (*button_in & button_mask) == 0; } // to GND, internal pull-up
+#else
+bool button_level() { return digitalRead(PIN_BUTTON) == LOW; }
+#endif
 
-bool button_level() { return digitalRead(PIN_BUTTON) == LOW; } // to GND, internal pull-up
+void on_button_edge() { // ISR: take the time first, then the level, think later
+  uint32_t t = micros();
+  button.on_edge(t, button_level());
+}
 
 void poll_button() {
-  ButtonEvent e;
-  noInterrupts(); // the debouncer's state is shared with the ISR
-  bool changed = button.poll(micros(), button_level(), &e);
-  interrupts();
-  if (!changed) return;
-  begin_event(e.t_us, e.pressed ? "BTN+" : "BTN-");
-  send();
+  for (;;) {
+    ButtonEvent e;
+    noInterrupts(); // the debouncer's state is shared with the ISR
+    bool changed = button.poll(micros(), button_level(), &e);
+    interrupts();
+    if (!changed) return;
+    begin_event(e.t_us, e.pressed ? "BTN+" : "BTN-");
+    send();
+  }
 }
 
 void emit_weight(uint32_t t_us, int32_t dg, bool stable) {
@@ -194,24 +218,92 @@ void update_lamp() { digitalWrite(PIN_LAMP, lamp.level(millis()) ? HIGH : LOW); 
 
 // ------------------------------------------------------------------------------------------------ rfid
 
+// FAULT+ rfid while the reader cannot give a complete, trustworthy picture of its field: the chip does
+// not answer, more tags lie on it than it can track, or its cycles keep ending early (reads keep failing).
+void rfid_update_fault() {
+  bool fault = rf.chip_fault || tags.overflow() || rf.incomplete >= RFID_INCOMPLETE_FAULT;
+  if (fault != rf.reported_fault) emit_fault(fault, "rfid");
+  rf.reported_fault = fault;
+}
+
+// complete: the cycle ended with a REQA nobody answered (every tag in the field was read), at t_us.
+void rfid_end_cycle(bool complete, uint32_t t_us) {
+  rfid.field(false); // every tag loses power and comes back in IDLE for the next cycle
+  rf.phase = RFID_FIELD_OFF;
+  rf.phase_us = micros();
+  tags.end_cycle(complete, t_us); // incomplete: presence unknown, nothing leaves
+  TagChange c;
+  while (tags.take_departure(&c)) emit_tag(c);
+  rf.incomplete = complete ? 0 : (uint8_t)(rf.incomplete < 255 ? rf.incomplete + 1 : 255);
+  rfid_update_fault();
+}
+
 void poll_rfid() {
-  uint32_t now_ms = millis();
-  if ((uint32_t)(now_ms - last_rfid_poll_ms) < RFID_POLL_MS) return;
-  last_rfid_poll_ms = now_ms;
-  uint32_t t_us = micros(); // the read starts now; the tag was (or was not) there at this moment
+  uint32_t now = micros();
+  switch (rf.phase) {
+  case RFID_FIELD_OFF:
+    if ((uint32_t)(now - rf.phase_us) < RFID_FIELD_OFF_US) return;
+    if ((uint32_t)(now - rf.cycle_us) < RFID_CYCLE_US - RFID_FIELD_GUARD_US) return;
+    if (!rfid.check()) { // the chip is gone: try again one period later; presence unknown meanwhile
+      rf.chip_fault = true;
+      rf.cycle_us = now;
+      rf.phase_us = now;
+      rfid_update_fault();
+      return;
+    }
+    if (rf.chip_fault) { // back (check() configured it again)
+      rf.chip_fault = false;
+      rfid_update_fault();
+    }
+    rfid.field(true);
+    rf.phase = RFID_FIELD_ON;
+    rf.phase_us = micros();
+    return;
+  case RFID_FIELD_ON:
+    if ((uint32_t)(now - rf.phase_us) < RFID_FIELD_GUARD_US || (uint32_t)(now - rf.cycle_us) < RFID_CYCLE_US) return;
+    rf.phase = RFID_CYCLE;
+    rf.cycle_us = now;
+    rf.steps = 0;
+    rf.failures = 0;
+    rf.retry = false;
+    tags.begin_cycle();
+    break; // the first step right away
+  case RFID_CYCLE:
+    break;
+  }
+
+  uint32_t t_us = micros(); // the step starts now: a tag it reads was there at this moment
   TagUid uid;
   uid.len = 0;
-  Mfrc522::Result r = rfid.read_uid(&uid);
-  if (r == Mfrc522::FAULT) {
-    if (!rfid_fault) emit_fault(true, "rfid");
-    rfid_fault = true;
-    return; // presence unknown: keep the last state rather than invent a TAG-
+  Mfrc522::Step r = rfid.inventory_step(&uid);
+  rf.steps++;
+  switch (r) {
+  case Mfrc522::FAULT:
+    rf.chip_fault = true;
+    rfid_end_cycle(false, t_us);
+    return;
+  case Mfrc522::EMPTY:
+    if (!rf.retry) {
+      rfid_end_cycle(true, t_us); // the field is empty of IDLE tags: every tag was read this cycle
+      return;
+    }
+    rf.retry = false; // after a failed step this REQA only sent the READY tags back to IDLE: ask again
+    break;
+  case Mfrc522::TAG: {
+    TagChange c;
+    TagPresence::Seen seen = tags.seen(uid, t_us, &c);
+    if (seen == TagPresence::ARRIVED) emit_tag(c);
+    // A tag read twice in one cycle did not take its HLTA (the step sent another one).
+    rf.failures = seen == TagPresence::DUPLICATE ? (uint8_t)(rf.failures + 1) : 0;
+    rf.retry = false;
+    break;
   }
-  if (rfid_fault) emit_fault(false, "rfid");
-  rfid_fault = false;
-  TagChange changes[2];
-  uint8_t n = tags.update(r == Mfrc522::TAG, uid, t_us, changes);
-  for (uint8_t i = 0; i < n; i++) emit_tag(changes[i]);
+  case Mfrc522::FAILED:
+    rf.failures++;
+    rf.retry = true;
+    break;
+  }
+  if (rf.failures >= RFID_MAX_FAILURES || rf.steps >= RFID_MAX_STEPS) rfid_end_cycle(false, micros());
 }
 
 // -------------------------------------------------------------------------------------------- commands
@@ -319,12 +411,15 @@ void station_setup() {
   next_seq = 0;
   reader = LineReader();
   tags = TagPresence();
-  rfid_fault = false;
 
 #if STATION_HAS_PAD
   pinMode(PIN_LAMP, OUTPUT);
   digitalWrite(PIN_LAMP, LOW);
   pinMode(PIN_BUTTON, INPUT_PULLUP);
+#if defined(__AVR__)
+  button_in = portInputRegister(digitalPinToPort(PIN_BUTTON));
+  button_mask = digitalPinToBitMask(PIN_BUTTON);
+#endif
   button.begin(button_level());
   attachInterrupt(digitalPinToInterrupt(PIN_BUTTON), on_button_edge, CHANGE);
   scale.begin(PIN_HX711_DOUT, PIN_HX711_SCK);
@@ -339,11 +434,13 @@ void station_setup() {
 
   proto_begin_banner(out, FW_VERSION, PROTO_VERSION, STATION_KIND, settings.station, settings.boot);
   send();
-  if (!rfid_ok) {
-    rfid_fault = true;
-    emit_fault(true, "rfid");
-  }
-  last_rfid_poll_ms = millis();
+  rf.phase = RFID_FIELD_OFF; // begin() left the field off
+  rf.phase_us = micros();
+  rf.cycle_us = rf.phase_us; // the first cycle one period after the banner
+  rf.incomplete = 0;
+  rf.chip_fault = !rfid_ok;
+  rf.reported_fault = false;
+  if (!rfid_ok) rfid_update_fault();
 }
 
 void station_loop() {

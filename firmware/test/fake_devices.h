@@ -1,8 +1,11 @@
 // Device models for the host tests, driven through the Arduino fake's pin and SPI hooks:
 //  - FakeHx711: converts every 100 ms (10 SPS), shifts its value out on SCK rising edges and records any
 //    clock pulse that ran with interrupts enabled or stayed high > 60 us (which powers a real HX711 down).
-//  - FakeMfrc522: the register interface of the MFRC522 (FIFO, ComIrq, BitFraming/StartSend, Transceive)
-//    with at most one ISO 14443A tag in the field answering WUPA, anticollision (NVB 0x20), SELECT and HLTA.
+//  - FakeMfrc522: the register interface of the MFRC522 (FIFO, ComIrq, ErrorReg, CollReg, BitFraming with
+//    StartSend / TxLastBits / RxAlign, TxControl antenna bits, Transceive) with any number of ISO 14443A
+//    tags in the field: REQA/WUPA, bit-oriented anticollision with real collisions (the answers of all
+//    tags are superposed bit by bit; CollPos counts from bit 0 of the first FIFO byte, RxAlign included),
+//    SELECT with CRC_A over cascade levels 1-3, HLTA. Switching the antenna off powers every tag down.
 #ifndef ZT_FAKE_DEVICES_H
 #define ZT_FAKE_DEVICES_H
 
@@ -30,29 +33,43 @@ private:
   uint64_t rise_us_ = 0;
 };
 
+// One ISO/IEC 14443A tag: the PICC state machine of ISO 14443-3 (IDLE, READY, ACTIVE, HALT, and READY* /
+// ACTIVE* for a tag woken from HALT, which falls back to HALT instead of IDLE).
+struct FakeTag {
+  enum State { IDLE, READY, ACTIVE, HALT };
+  std::vector<uint8_t> uid; // 4, 7 or 10 bytes
+  State state = IDLE;
+  bool from_halt = false; // READY* / ACTIVE*
+  int level = 1;          // cascade level being selected
+};
+
 struct FakeMfrc522 {
   uint8_t ss = 0;
   bool connected = true;
-  std::vector<uint8_t> uid; // empty: no tag in the field
-  int selects = 0;          // completed SELECTs (full UID reads)
-  int halts = 0;
+  std::vector<FakeTag> tags; // the tags in the field
+  int selects = 0;           // completed SELECTs (full UID reads)
+  int halts = 0;             // HLTAs a tag accepted
+  int requests = 0;          // REQA/WUPA frames sent
+  int collisions = 0;        // answers in which two tags' bits collided
 
   void attach(uint8_t ss_pin);
   void on_write(uint8_t pin, uint8_t level);
   uint8_t spi(uint8_t out);
 
+  void place(const std::vector<uint8_t> &uid); // enters the field (powered: IDLE while the field is on)
+  void remove(const std::vector<uint8_t> &uid);
+  void clear_tags() { tags.clear(); }
+  bool field_on() const;
+
 private:
   uint8_t regs_[64] = {0};
   std::vector<uint8_t> fifo_;
-  bool halted_ = false;
   int phase_ = 0;
   uint8_t addr_ = 0;
   bool read_ = false;
   uint8_t read_reg(uint8_t reg);
   void write_reg(uint8_t reg, uint8_t value);
   void transceive();
-  bool respond(const std::vector<uint8_t> &frame, uint8_t last_bits, std::vector<uint8_t> *out);
-  std::vector<uint8_t> cascade(int level) const;
 };
 
 #endif

@@ -14,6 +14,7 @@
 #include "pins.h"
 #include "protocol.h"
 #include "station.h"
+#include "tag_presence.h"
 
 namespace {
 
@@ -170,6 +171,33 @@ TEST(station_button_events_carry_the_first_edge) {
   CHECK_EQ(t, t1);
 }
 
+TEST(station_short_press_while_the_loop_is_blocked) {
+  // A 9 ms press that settles and ends while loop() is away (a long RFID step): both changes still come,
+  // stamped with their first edges.
+  Rig rig;
+  rig.boot();
+  rig.lines();
+  uint32_t t0 = micros() + 100;
+  fake::now_us += 100;
+  fake::set_input(PIN_BUTTON, LOW);
+  fake::now_us += 300;
+  fake::set_input(PIN_BUTTON, HIGH); // bounce
+  fake::now_us += 200;
+  fake::set_input(PIN_BUTTON, LOW);
+  fake::now_us += 8500;
+  uint32_t t1 = micros();
+  fake::set_input(PIN_BUTTON, HIGH);
+  fake::now_us += 6000; // loop() comes back only now
+  rig.run_ms(1);
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)2);
+  uint32_t t = 0;
+  CHECK_EQ(event_body(l.at(0), 0, &t), std::string("BTN+"));
+  CHECK_EQ(t, t0);
+  CHECK_EQ(event_body(l.at(1), 1, &t), std::string("BTN-"));
+  CHECK_EQ(t, t1);
+}
+
 TEST(station_scale_tare_calibrate_weigh) {
   Rig rig;
   rig.hx.value = 1000;
@@ -258,14 +286,16 @@ TEST(station_tag_arrives_and_leaves) {
   rig.boot();
   rig.run_ms(100);
   rig.lines();
-  rig.rfid.uid = {0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66};
+  rig.rfid.place({0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66});
   rig.run_ms(60);
   std::vector<std::string> l = rig.lines();
   CHECK_EQ(l.size(), (size_t)1);
   CHECK_EQ(event_body(l.at(0), 0), std::string("TAG+ 04112233445566"));
+  int selects = rig.rfid.selects;
   rig.run_ms(500);
-  CHECK(rig.lines().empty()); // read every poll, reported once
-  rig.rfid.uid.clear();
+  CHECK(rig.lines().empty()); // read every cycle, reported once
+  CHECK(rig.rfid.selects - selects >= 8);
+  rig.rfid.clear_tags();
   uint32_t gone = micros();
   rig.run_ms(60);
   CHECK(rig.lines().empty()); // one miss is not enough
@@ -274,7 +304,73 @@ TEST(station_tag_arrives_and_leaves) {
   CHECK_EQ(l.size(), (size_t)1);
   uint32_t t = 0;
   CHECK_EQ(event_body(l.at(0), 1, &t), std::string("TAG- 04112233445566"));
-  CHECK(t >= gone && t - gone <= RFID_POLL_MS * 1000 + 5000); // the first missed poll
+  CHECK(t >= gone && t - gone <= RFID_CYCLE_US + 5000); // the end of the first missed cycle
+}
+
+TEST(station_many_tags_on_one_reader) {
+  Rig rig;
+  rig.boot();
+  rig.run_ms(100);
+  rig.lines();
+  std::vector<std::vector<uint8_t>> hand;
+  for (uint8_t i = 0; i < 13; i++) {
+    hand.push_back({0x04, (uint8_t)(0x10 + i), 0x22, (uint8_t)(0x33 * i), 0x44, (uint8_t)(0x55 ^ i), 0x66});
+    rig.rfid.place(hand.back());
+  }
+  rig.run_ms(120); // one cycle: 13 steps, one per loop pass
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)13);
+  for (size_t i = 0; i < l.size(); i++) CHECK_EQ(event_body(l.at(i), (uint32_t)i).substr(0, 5), std::string("TAG+ "));
+  rig.run_ms(500);
+  CHECK(rig.lines().empty());
+  // A card laid on top of the others: TAG+; one taken away: TAG- after two missed cycles.
+  rig.rfid.place({0x08, 0x01, 0x02, 0x03});
+  rig.rfid.remove(hand.at(5));
+  rig.run_ms(60);
+  l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)1);
+  CHECK_EQ(event_body(l.at(0), 13), std::string("TAG+ 08010203"));
+  rig.run_ms(150);
+  l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)1);
+  char want[32];
+  snprintf(want, sizeof(want), "TAG- 04%02X22%02X44%02X66", 0x15, (0x33 * 5) & 0xFF, 0x55 ^ 5);
+  CHECK_EQ(event_body(l.at(0), 14), std::string(want));
+}
+
+TEST(station_more_tags_than_slots_raise_a_fault) {
+  Rig rig;
+  rig.boot();
+  rig.run_ms(100);
+  rig.lines();
+  for (int i = 0; i <= TAG_MAX_PRESENT; i++) rig.rfid.place({0x20, (uint8_t)i, 0x00, 0x01});
+  rig.run_ms(400);
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)(TAG_MAX_PRESENT + 1));
+  CHECK_EQ(event_body(l.back(), TAG_MAX_PRESENT), std::string("FAULT+ rfid"));
+  // Which one got no slot (the anticollision order decides)?
+  std::vector<bool> reported(TAG_MAX_PRESENT + 1, false);
+  for (size_t i = 0; i + 1 < l.size(); i++) {
+    unsigned b = 0;
+    CHECK_EQ(sscanf(event_body(l.at(i), (uint32_t)i).c_str(), "TAG+ 20%02X0001", &b), 1);
+    if (b <= TAG_MAX_PRESENT) reported[b] = true;
+  }
+  int waiting = -1;
+  for (int i = 0; i <= TAG_MAX_PRESENT; i++) {
+    if (!reported[(size_t)i]) waiting = i;
+  }
+  CHECK(waiting >= 0);
+  int leaving = waiting == 0 ? 1 : 0;
+  rig.rfid.remove({0x20, (uint8_t)leaving, 0x00, 0x01}); // a tracked one leaves: its slot goes to the one that waited
+  rig.run_ms(400);
+  l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)3);
+  char want[32];
+  snprintf(want, sizeof(want), "TAG- 20%02X0001", leaving);
+  CHECK_EQ(event_body(l.at(0), TAG_MAX_PRESENT + 1), std::string(want));
+  snprintf(want, sizeof(want), "TAG+ 20%02X0001", waiting);
+  CHECK_EQ(event_body(l.at(1), TAG_MAX_PRESENT + 2), std::string(want));
+  CHECK_EQ(event_body(l.at(2), TAG_MAX_PRESENT + 3), std::string("FAULT- rfid"));
 }
 
 TEST(station_rfid_missing_then_back) {
@@ -287,8 +383,8 @@ TEST(station_rfid_missing_then_back) {
   rig.run_ms(200);
   CHECK(rig.lines().empty()); // reported once
   rig.rfid.connected = true;
-  rig.rfid.uid = {1, 2, 3, 4};
-  rig.run_ms(200);
+  rig.rfid.place({1, 2, 3, 4});
+  rig.run_ms(300);
   l = rig.lines();
   CHECK_EQ(l.size(), (size_t)2);
   CHECK_EQ(event_body(l.at(0), 1), std::string("FAULT- rfid"));

@@ -4,6 +4,7 @@
 #include <Arduino.h>
 #include <string.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "button.h"
@@ -18,15 +19,16 @@
 #include "weight_filter.h"
 
 // ----------------------------------------------------------------------------------------------- button
+// on_edge(t, level) is the ISR: the edge's micros() and the level read right after it (true = pressed).
 
 TEST(button_reports_first_edge_time_after_bounce) {
   ButtonDebouncer b(5000);
   b.begin(false);
   ButtonEvent e;
   // Press at t=1000 with bounce until 2500.
-  b.on_edge(1000);
-  b.on_edge(1300);
-  b.on_edge(2500);
+  b.on_edge(1000, true);
+  b.on_edge(1300, false);
+  b.on_edge(2500, true);
   CHECK(!b.poll(3000, true, &e));   // still within the quiet time
   CHECK(!b.poll(7400, true, &e));   // 4.9 ms after the last edge
   CHECK(b.poll(7500, true, &e));    // quiet for 5 ms: accepted
@@ -34,7 +36,7 @@ TEST(button_reports_first_edge_time_after_bounce) {
   CHECK_EQ(e.t_us, 1000u);          // the first edge, not the settling time
   CHECK(b.pressed());
   CHECK(!b.poll(9000, true, &e));   // no repeat
-  b.on_edge(50000);                 // release
+  b.on_edge(50000, false);          // release
   CHECK(b.poll(56000, false, &e));
   CHECK(!e.pressed);
   CHECK_EQ(e.t_us, 50000u);
@@ -44,22 +46,86 @@ TEST(button_ignores_glitches) {
   ButtonDebouncer b(5000);
   b.begin(false);
   ButtonEvent e;
-  b.on_edge(100);
-  b.on_edge(300); // a 200 us spike that returned to released
+  b.on_edge(100, true);
+  b.on_edge(300, false); // a 200 us spike that returned to released
   CHECK(!b.poll(6000, false, &e));
   CHECK(!b.pressed());
   // The next real press gets its own first edge, not the glitch's.
-  b.on_edge(10000);
+  b.on_edge(10000, true);
   CHECK(b.poll(16000, true, &e));
   CHECK_EQ(e.t_us, 10000u);
+}
+
+TEST(button_glitch_seen_late_is_still_a_glitch) {
+  // A 2 ms pulse, and loop() only looks 30 ms later: nothing to report.
+  ButtonDebouncer b(5000);
+  b.begin(false);
+  ButtonEvent e;
+  b.on_edge(1000, true);
+  b.on_edge(3000, false);
+  CHECK(!b.poll(33000, false, &e));
+  CHECK(!b.pressed());
+}
+
+TEST(button_short_press_while_loop_is_blocked) {
+  // A 9 ms press: quiet for 5 ms, then released before loop() looked again (it was in a 15 ms RFID
+  // step). Both changes are reported, in order, each with its first edge.
+  ButtonDebouncer b(5000);
+  b.begin(false);
+  ButtonEvent e;
+  b.on_edge(1000, true);
+  b.on_edge(1200, false); // bounce
+  b.on_edge(1500, true);
+  b.on_edge(10000, false); // released 8.5 ms after the last bounce: the press had settled
+  b.on_edge(10300, true);  // release bounce
+  b.on_edge(10600, false);
+  CHECK(b.poll(16000, false, &e)); // loop() is back: BTN+ first...
+  CHECK(e.pressed);
+  CHECK_EQ(e.t_us, 1000u);
+  CHECK(b.poll(16000, false, &e)); // ...then BTN- (quiet since 10600 + 5000)
+  CHECK(!e.pressed);
+  CHECK_EQ(e.t_us, 10000u);
+  CHECK(!b.poll(16000, false, &e));
+  CHECK(!b.pressed());
+}
+
+TEST(button_several_changes_while_blocked_and_a_full_queue) {
+  ButtonDebouncer b(5000);
+  b.begin(false);
+  ButtonEvent e;
+  // press, release, press, release, press: 6 ms each, all before loop() looks (100 ms: a reader re-init).
+  uint32_t t = 1000;
+  for (int i = 0; i < 5; i++, t += 6000) b.on_edge(t, i % 2 == 0);
+  std::vector<std::pair<bool, uint32_t>> got;
+  while (b.poll(100000, true, &e)) got.push_back({e.pressed, e.t_us});
+  CHECK_EQ(got.size(), (size_t)5);
+  for (size_t i = 0; i < got.size(); i++) {
+    CHECK_EQ(got[i].first, i % 2 == 0);
+    CHECK_EQ(got[i].second, 1000u + 6000u * (uint32_t)i);
+  }
+  // Eight settled changes at once: the queue (BUTTON_QUEUE) fills, the rest drop in pairs, and the
+  // reports still alternate and end at the real level.
+  ButtonDebouncer c(5000);
+  c.begin(false);
+  t = 1000;
+  for (int i = 0; i < 9; i++, t += 6000) c.on_edge(t, i % 2 == 0);
+  bool last = false;
+  int n = 0;
+  while (c.poll(200000, true, &e)) {
+    CHECK(e.pressed != last);
+    last = e.pressed;
+    n++;
+  }
+  CHECK(n >= BUTTON_QUEUE);
+  CHECK(c.pressed()); // 9 edges: pressed at the end
 }
 
 TEST(button_across_micros_wrap) {
   ButtonDebouncer b(5000);
   b.begin(false);
   ButtonEvent e;
-  b.on_edge(0xFFFFF000u); // 4096 us before the wrap
-  b.on_edge(0xFFFFFF00u);
+  b.on_edge(0xFFFFF000u, true); // 4096 us before the wrap
+  b.on_edge(0xFFFFFF00u, true);
   CHECK(!b.poll(500, true, &e));  // 756 us after the last edge, across the wrap
   CHECK(b.poll(5000, true, &e));
   CHECK_EQ(e.t_us, 0xFFFFF000u);
@@ -187,38 +253,109 @@ static TagUid uid_of(std::vector<uint8_t> b) {
   return u;
 }
 
-TEST(tag_arrives_and_leaves_after_two_misses) {
-  TagPresence p;
-  TagChange c[2];
-  TagUid a = uid_of({1, 2, 3, 4});
-  TagUid none = uid_of({});
-  CHECK_EQ((int)p.update(false, none, 0, c), 0);
-  CHECK_EQ((int)p.update(true, a, 1000, c), 1);
-  CHECK(c[0].arrived);
-  CHECK_EQ(c[0].t_us, 1000u);
-  CHECK(tag_uid_equal(c[0].uid, a));
-  CHECK_EQ((int)p.update(true, a, 2000, c), 0);
-  CHECK_EQ((int)p.update(false, none, 3000, c), 0); // one miss: still there
-  CHECK_EQ((int)p.update(true, a, 4000, c), 0);     // back: the miss is forgotten
-  CHECK_EQ((int)p.update(false, none, 5000, c), 0);
-  CHECK_EQ((int)p.update(false, none, 6000, c), 1); // second miss in a row
-  CHECK(!c[0].arrived);
-  CHECK_EQ(c[0].t_us, 5000u); // the first missed read
-  CHECK(!p.present());
+// One inventory cycle: the tags read (at 1000 us steps from t0), then its end. Returns the events.
+static std::vector<TagChange> cycle(TagPresence &p, const std::vector<TagUid> &read, uint32_t t0, bool complete = true) {
+  std::vector<TagChange> out;
+  p.begin_cycle();
+  uint32_t t = t0;
+  for (const TagUid &u : read) {
+    TagChange c;
+    if (p.seen(u, t, &c) == TagPresence::ARRIVED) out.push_back(c);
+    t += 1000;
+  }
+  p.end_cycle(complete, t);
+  TagChange c;
+  while (p.take_departure(&c)) out.push_back(c);
+  return out;
 }
 
-TEST(tag_swap_reports_left_then_arrived) {
+TEST(tag_arrives_and_leaves_after_two_misses) {
   TagPresence p;
-  TagChange c[2];
   TagUid a = uid_of({1, 2, 3, 4});
-  TagUid b = uid_of({4, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66});
-  p.update(true, a, 1000, c);
-  CHECK_EQ((int)p.update(true, b, 2000, c), 2);
-  CHECK(!c[0].arrived);
-  CHECK(tag_uid_equal(c[0].uid, a));
-  CHECK(c[1].arrived);
-  CHECK(tag_uid_equal(c[1].uid, b));
-  CHECK(tag_uid_equal(p.uid(), b));
+  CHECK(cycle(p, {}, 0).empty());
+  std::vector<TagChange> c = cycle(p, {a}, 50000);
+  CHECK_EQ(c.size(), (size_t)1);
+  CHECK(c.at(0).arrived);
+  CHECK_EQ(c.at(0).t_us, 50000u); // the read that saw it
+  CHECK(tag_uid_equal(c.at(0).uid, a));
+  CHECK(cycle(p, {a}, 100000).empty());
+  CHECK(cycle(p, {}, 150000).empty()); // one miss: still there
+  CHECK(cycle(p, {a}, 200000).empty()); // back: the miss is forgotten
+  CHECK(cycle(p, {}, 250000).empty());
+  c = cycle(p, {}, 300000); // second miss in a row
+  CHECK_EQ(c.size(), (size_t)1);
+  CHECK(!c.at(0).arrived);
+  CHECK_EQ(c.at(0).t_us, 250000u); // the end of the first missed cycle
+  CHECK(!p.present(a));
+  CHECK_EQ((int)p.count(), 0);
+}
+
+TEST(tag_presence_many_tags) {
+  TagPresence p;
+  std::vector<TagUid> hand;
+  for (uint8_t i = 0; i < 13; i++) hand.push_back(uid_of({0x04, i, 0x22, 0x33, 0x44, 0x55, (uint8_t)(0x60 + i)}));
+  std::vector<TagChange> c = cycle(p, hand, 0);
+  CHECK_EQ(c.size(), (size_t)13);
+  for (size_t i = 0; i < c.size(); i++) {
+    CHECK(c[i].arrived);
+    CHECK_EQ(c[i].t_us, 1000u * (uint32_t)i); // each stamped with its own read
+  }
+  CHECK_EQ((int)p.count(), 13);
+  // One card taken off, another laid on top: TAG+ at once, TAG- after the second missed cycle.
+  std::vector<TagUid> rest(hand.begin() + 1, hand.end());
+  TagUid top = uid_of({9, 9, 9, 9});
+  rest.push_back(top);
+  c = cycle(p, rest, 50000);
+  CHECK_EQ(c.size(), (size_t)1);
+  CHECK(c.at(0).arrived);
+  CHECK(tag_uid_equal(c.at(0).uid, top));
+  CHECK_EQ(c.at(0).t_us, 50000u + 12000u);
+  uint32_t first_miss_end = 50000 + 13 * 1000;
+  c = cycle(p, rest, 100000);
+  CHECK_EQ(c.size(), (size_t)1);
+  CHECK(!c.at(0).arrived);
+  CHECK(tag_uid_equal(c.at(0).uid, hand[0]));
+  CHECK_EQ(c.at(0).t_us, first_miss_end);
+  CHECK_EQ((int)p.count(), 13);
+  // The same tag twice in one cycle is reported as a duplicate, not as a new tag.
+  p.begin_cycle();
+  TagChange x;
+  CHECK_EQ((int)p.seen(top, 1, &x), (int)TagPresence::KNOWN);
+  CHECK_EQ((int)p.seen(top, 2, &x), (int)TagPresence::DUPLICATE);
+  p.end_cycle(false, 3);
+}
+
+TEST(tag_presence_incomplete_cycles_count_no_misses) {
+  TagPresence p;
+  TagUid a = uid_of({1, 2, 3, 4});
+  TagUid b = uid_of({5, 6, 7, 8});
+  cycle(p, {a, b}, 0);
+  // Cycles that ended early (errors) and did not reach a: presence unknown, so a does not leave.
+  for (uint32_t i = 1; i < 10; i++) CHECK(cycle(p, {b}, i * 50000, false).empty());
+  CHECK(p.present(a));
+  CHECK(cycle(p, {b}, 500000).empty());
+  CHECK_EQ(cycle(p, {b}, 550000).size(), (size_t)1); // two complete misses
+}
+
+TEST(tag_presence_overflow) {
+  TagPresence p;
+  std::vector<TagUid> many;
+  for (uint8_t i = 0; i < TAG_MAX_PRESENT + 2; i++) many.push_back(uid_of({0x10, i, 0, 0}));
+  std::vector<TagChange> c = cycle(p, many, 0);
+  CHECK_EQ(c.size(), (size_t)TAG_MAX_PRESENT); // the first ones get the slots
+  CHECK(p.overflow());
+  CHECK_EQ((int)p.count(), TAG_MAX_PRESENT);
+  // Two tracked tags leave: after two misses their slots go to the two that waited.
+  std::vector<TagUid> fewer(many.begin() + 2, many.end());
+  CHECK(cycle(p, fewer, 50000).empty());
+  CHECK(p.overflow());
+  c = cycle(p, fewer, 100000);
+  CHECK_EQ(c.size(), (size_t)2); // two TAG-
+  c = cycle(p, fewer, 150000);
+  CHECK_EQ(c.size(), (size_t)2); // two TAG+ for the tags that had no slot
+  CHECK(c.at(0).arrived && c.at(1).arrived);
+  CHECK(!p.overflow());
+  CHECK_EQ((int)p.count(), TAG_MAX_PRESENT);
 }
 
 // -------------------------------------------------------------------------------------------------- lamp
@@ -263,21 +400,47 @@ TEST(settings_round_trip_and_corruption) {
   s.per_kg = -420000;
   s.boot = 4294967295u;
   uint8_t rec[SETTINGS_RECORD_SIZE];
-  settings_encode(s, rec);
+  settings_encode(s, 200, rec);
   Settings back;
-  CHECK(settings_decode(rec, &back));
+  uint8_t seq = 0;
+  CHECK(settings_decode(rec, &back, &seq));
+  CHECK_EQ((int)seq, 200);
   CHECK_EQ(std::string(back.station), std::string(s.station));
   CHECK_EQ(back.tare, s.tare);
   CHECK_EQ(back.per_kg, s.per_kg);
   CHECK_EQ(back.boot, s.boot);
   for (int i = 0; i < SETTINGS_RECORD_SIZE; i++) { // any single flipped bit is caught
     rec[i] ^= 0x10;
-    CHECK(!settings_decode(rec, &back));
+    CHECK(!settings_decode(rec, &back, &seq));
     rec[i] ^= 0x10;
   }
   uint8_t blank[SETTINGS_RECORD_SIZE];
   memset(blank, 0xFF, sizeof(blank));
-  CHECK(!settings_decode(blank, &back));
+  CHECK(!settings_decode(blank, &back, &seq));
+  const uint8_t check[] = "123456789";
+  CHECK_EQ(settings_crc16(check, 9), 0x29B1); // CRC-16/CCITT-FALSE check value
+}
+
+TEST(settings_pick_takes_the_newer_valid_slot) {
+  Settings s1, s2, out;
+  settings_defaults(&s1);
+  strcpy(s1.station, "old");
+  settings_defaults(&s2);
+  strcpy(s2.station, "new");
+  uint8_t a[SETTINGS_RECORD_SIZE], b[SETTINGS_RECORD_SIZE], blank[SETTINGS_RECORD_SIZE];
+  memset(blank, 0xFF, sizeof(blank));
+  uint8_t seq = 0;
+  settings_encode(s1, 255, a);
+  settings_encode(s2, 0, b); // the sequence number wrapped: 0 is newer than 255
+  CHECK_EQ((int)settings_pick(a, b, &out, &seq), 1);
+  CHECK_EQ(std::string(out.station), std::string("new"));
+  CHECK_EQ((int)settings_pick(b, a, &out, &seq), 0);
+  CHECK_EQ((int)settings_pick(a, blank, &out, &seq), 0);
+  CHECK_EQ(std::string(out.station), std::string("old"));
+  CHECK_EQ((int)settings_pick(blank, blank, &out, &seq), -1);
+  b[10] ^= 1; // the newer one is corrupt: the older one wins
+  CHECK_EQ((int)settings_pick(a, b, &out, &seq), 0);
+  CHECK_EQ(std::string(out.station), std::string("old"));
 }
 
 TEST(settings_eeprom_load_save) {
@@ -290,12 +453,90 @@ TEST(settings_eeprom_load_save) {
   Settings t;
   CHECK(settings_load(&t));
   CHECK_EQ(t.boot, 7u);
-  uint32_t writes = fake::eeprom_writes;
-  CHECK(settings_save(t)); // unchanged record: no EEPROM cell is rewritten
-  CHECK_EQ(fake::eeprom_writes, writes);
-  fake::eeprom_broken = true;
   t.boot = 8;
+  CHECK(settings_save(t)); // into the other slot
+  CHECK(settings_load(&t));
+  CHECK_EQ(t.boot, 8u);
+  // A boot rewrites only a few bytes of a slot (boot counter, sequence number, CRC).
+  uint32_t writes = fake::eeprom_writes;
+  t.boot = 9;
+  CHECK(settings_save(t));
+  CHECK(fake::eeprom_writes - writes <= 5u);
+  fake::eeprom_broken = true;
+  t.boot = 10;
   CHECK(!settings_save(t)); // the read-back catches a failed write
+  fake::eeprom_broken = false;
+  CHECK(settings_load(&t));
+  CHECK_EQ(t.boot, 9u); // the current slot was never touched
+}
+
+TEST(settings_survive_a_save_torn_at_any_byte) {
+  // The settings as id set / tare left them, then boots; each save is cut off after k bytes (a reset or
+  // brown-out), with the byte being written spoiled. The next load never falls back to defaults: it has
+  // either the old or the new record, and the boot counter never goes back.
+  for (int spoil = 0; spoil < 2; spoil++) {
+    for (int k = 0; k <= SETTINGS_RECORD_SIZE; k++) {
+      fake::reset();
+      Settings s;
+      settings_defaults(&s);
+      strcpy(s.station, "seat-9");
+      s.tare = 84000;
+      s.per_kg = 230000;
+      s.boot = 3;
+      CHECK(settings_save(s));
+      s.boot = 4;
+      CHECK(settings_save(s));
+      uint8_t before[fake::kEepromSize];
+      memcpy(before, fake::eeprom, sizeof(before));
+      s.boot = 5;
+      CHECK(settings_save(s));
+      // Undo the save beyond k bytes, in the order it writes them (payload, then CRC).
+      int slot = -1;
+      for (int addr : {SETTINGS_SLOT_A_ADDR, SETTINGS_SLOT_B_ADDR}) {
+        if (memcmp(before + addr, fake::eeprom + addr, SETTINGS_RECORD_SIZE) != 0) slot = addr;
+      }
+      CHECK(slot >= 0);
+      for (int i = k; i < SETTINGS_RECORD_SIZE; i++) fake::eeprom[slot + i] = before[slot + i];
+      if (k < SETTINGS_RECORD_SIZE) fake::eeprom[slot + k] = spoil ? 0xFF : (uint8_t)(before[slot + k] ^ 0x5A);
+      Settings t;
+      CHECK(settings_load(&t));
+      CHECK_EQ(std::string(t.station), std::string("seat-9"));
+      CHECK_EQ(t.tare, 84000);
+      CHECK_EQ(t.per_kg, 230000);
+      CHECK(t.boot == 4u || t.boot == 5u);
+      if (k == SETTINGS_RECORD_SIZE) CHECK_EQ(t.boot, 5u);
+      // The next boot goes on from what it found.
+      t.boot++;
+      CHECK(settings_save(t));
+      Settings u;
+      CHECK(settings_load(&u));
+      CHECK_EQ(u.boot, t.boot);
+    }
+  }
+}
+
+TEST(settings_migrate_the_version_1_record) {
+  fake::reset();
+  // Firmware 0.1.0's record at 16: "ZT", 1, id, tare, per_kg, boot, CRC-8.
+  uint8_t v1[SETTINGS_V1_SIZE] = {'Z', 'T', 1};
+  memcpy(v1 + 3, "seat-2", 6);
+  v1[20] = 0x10; // tare 16
+  v1[24] = 0x20; // per_kg 32
+  v1[28] = 41;   // boot 41
+  v1[32] = proto_crc8_update(0, v1, 32);
+  memcpy(fake::eeprom + SETTINGS_V1_ADDR, v1, sizeof(v1));
+  Settings s;
+  CHECK(settings_load(&s));
+  CHECK_EQ(std::string(s.station), std::string("seat-2"));
+  CHECK_EQ(s.tare, 16);
+  CHECK_EQ(s.per_kg, 32);
+  CHECK_EQ(s.boot, 41u);
+  s.boot++;
+  CHECK(settings_save(s));
+  CHECK_EQ(memcmp(fake::eeprom + SETTINGS_V1_ADDR, v1, sizeof(v1)), 0); // left as it was
+  Settings t;
+  CHECK(settings_load(&t));
+  CHECK_EQ(t.boot, 42u);
 }
 
 // ----------------------------------------------------------------------------------------------- MFRC522
@@ -320,22 +561,97 @@ struct RfidRig {
 };
 } // namespace
 
-TEST(mfrc522_reads_4_and_7_byte_uids) {
+// A whole inventory cycle through the driver: field off/on, steps until EMPTY. Returns the UIDs read.
+static std::vector<std::vector<uint8_t>> inventory(RfidRig &rig, int *steps = nullptr) {
+  rig.driver.field(false);
+  rig.driver.field(true);
+  std::vector<std::vector<uint8_t>> got;
+  int n = 0;
+  for (; n < 64; n++) {
+    TagUid uid;
+    Mfrc522::Step r = rig.driver.inventory_step(&uid);
+    if (r == Mfrc522::EMPTY) break;
+    CHECK_EQ((int)r, (int)Mfrc522::TAG);
+    if (r == Mfrc522::TAG) got.push_back(std::vector<uint8_t>(uid.bytes, uid.bytes + uid.len));
+  }
+  if (steps) *steps = n + 1;
+  return got;
+}
+
+TEST(mfrc522_reads_4_7_and_10_byte_uids) {
   RfidRig rig;
   CHECK(rig.driver.begin());
-  TagUid uid;
-  CHECK_EQ((int)rig.driver.read_uid(&uid), (int)Mfrc522::NO_TAG);
-  rig.chip.uid = {0xDE, 0xAD, 0xBE, 0xEF};
-  CHECK_EQ((int)rig.driver.read_uid(&uid), (int)Mfrc522::TAG);
-  CHECK_EQ((int)uid.len, 4);
-  CHECK(tag_uid_equal(uid, uid_of({0xDE, 0xAD, 0xBE, 0xEF})));
+  CHECK(!rig.chip.field_on()); // the inventory schedule switches the field
+  CHECK(inventory(rig).empty());
+  rig.chip.place({0xDE, 0xAD, 0xBE, 0xEF});
+  std::vector<std::vector<uint8_t>> got = inventory(rig);
+  CHECK_EQ(got.size(), (size_t)1);
+  CHECK(got.at(0) == std::vector<uint8_t>({0xDE, 0xAD, 0xBE, 0xEF}));
   CHECK_EQ(rig.chip.halts, 1);
-  // Halted, the tag is still read on the next poll (WUPA wakes it).
-  CHECK_EQ((int)rig.driver.read_uid(&uid), (int)Mfrc522::TAG);
-  rig.chip.uid = {0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66};
-  CHECK_EQ((int)rig.driver.read_uid(&uid), (int)Mfrc522::TAG);
-  CHECK_EQ((int)uid.len, 7);
-  CHECK(tag_uid_equal(uid, uid_of({0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66})));
+  CHECK_EQ(inventory(rig).size(), (size_t)1); // the field reset brings it back from HALT
+  rig.chip.clear_tags();
+  rig.chip.place({0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66});
+  rig.chip.place({0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x9A});
+  got = inventory(rig);
+  CHECK_EQ(got.size(), (size_t)2);
+  CHECK_EQ(rig.chip.collisions > 0, true); // same first three bytes: they collide at cascade level 2
+}
+
+TEST(mfrc522_inventory_reads_every_tag_once) {
+  RfidRig rig;
+  CHECK(rig.driver.begin());
+  std::vector<std::vector<uint8_t>> hand;
+  uint32_t x = 12345;
+  for (int i = 0; i < 13; i++) { // a Zip-Zap hand: NTAG-like 7-byte UIDs 04 xx xx ...
+    std::vector<uint8_t> u = {0x04};
+    for (int j = 0; j < 6; j++) {
+      x = x * 1103515245u + 12345u;
+      u.push_back((uint8_t)(x >> 16));
+    }
+    hand.push_back(u);
+    rig.chip.place(u);
+  }
+  for (int round = 0; round < 3; round++) {
+    int steps = 0;
+    std::vector<std::vector<uint8_t>> got = inventory(rig, &steps);
+    CHECK_EQ(got.size(), (size_t)13);
+    CHECK_EQ(steps, 14); // 13 reads and the empty REQA that ends the cycle
+    std::sort(got.begin(), got.end());
+    std::vector<std::vector<uint8_t>> want = hand;
+    std::sort(want.begin(), want.end());
+    CHECK(got == want);
+  }
+}
+
+TEST(mfrc522_resolves_early_and_late_collisions) {
+  RfidRig rig;
+  CHECK(rig.driver.begin());
+  // Pairs that differ in the first bit, in bit 8 of byte 0, in the last UID bit (CollPos 0 = 32), in byte 1.
+  std::vector<std::vector<uint8_t>> uids = {
+      {0x01, 0x20, 0x30, 0x40}, {0x00, 0x20, 0x30, 0x40}, {0x01, 0x20, 0x30, 0xC0}, {0x81, 0x20, 0x30, 0x40},
+      {0x01, 0x21, 0x30, 0x40}};
+  for (const auto &u : uids) rig.chip.place(u);
+  std::vector<std::vector<uint8_t>> got = inventory(rig);
+  std::sort(got.begin(), got.end());
+  std::sort(uids.begin(), uids.end());
+  CHECK(got == uids);
+  CHECK(rig.chip.collisions >= 4);
+}
+
+TEST(mfrc522_halted_tags_stay_quiet_until_the_field_reset) {
+  RfidRig rig;
+  CHECK(rig.driver.begin());
+  rig.chip.place({1, 2, 3, 4});
+  rig.chip.place({5, 6, 7, 8});
+  rig.driver.field(true);
+  TagUid uid;
+  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::TAG);
+  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::TAG);
+  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::EMPTY); // both halted: REQA is not answered
+  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::EMPTY);
+  rig.driver.field(false);
+  rig.driver.field(true);
+  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::TAG);
 }
 
 TEST(mfrc522_reports_a_missing_chip_and_recovers) {
@@ -343,8 +659,10 @@ TEST(mfrc522_reports_a_missing_chip_and_recovers) {
   rig.chip.connected = false;
   CHECK(!rig.driver.begin());
   TagUid uid;
-  CHECK_EQ((int)rig.driver.read_uid(&uid), (int)Mfrc522::FAULT);
+  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::FAULT);
+  CHECK(!rig.driver.check());
   rig.chip.connected = true;
-  rig.chip.uid = {1, 2, 3, 4};
-  CHECK_EQ((int)rig.driver.read_uid(&uid), (int)Mfrc522::TAG); // re-initialised by itself
+  rig.chip.place({1, 2, 3, 4});
+  CHECK(rig.driver.check()); // configured again by itself
+  CHECK_EQ(inventory(rig).size(), (size_t)1);
 }

@@ -1,28 +1,38 @@
 /**
  * An SPI register model of the MFRC522 RFID reader (SS = PB2 / D10, RST = PB1 / D9, on the hardware SPI of the
- * ATmega328P) with at most one ISO/IEC 14443A tag in its field. Ported from the host tests' FakeMfrc522
- * (firmware/test/fake_devices.cpp) and made time-aware:
+ * ATmega328P) with any number of ISO/IEC 14443A tags in its field, answering with real anticollision. Ported
+ * from the host tests' FakeMfrc522 (firmware/test/fake_devices.cpp) and made time-aware:
  *
  * - SPI: the first byte of a transaction (SS low) is the address (`1aaaaaa0` read, `0aaaaaa0` write); every
  *   further byte reads that register or writes it (FIFO bursts). SS high ends the transaction. Each byte
  *   completes after the SPI's own transfer time (avr8js `transferCycles`).
- * - Registers: CommandReg (Idle, Transceive, SoftReset), ComIrqReg (Set1 semantics), ErrorReg, FIFODataReg /
- *   FIFOLevelReg (64-byte FIFO, flush), ControlReg (RxLastBits), BitFramingReg (StartSend, TxLastBits),
- *   CollReg, TxControlReg (antenna), TModeReg/TPrescalerReg/TReloadReg (the timeout timer, TAuto),
- *   VersionReg (0x92 = v2.0 by default). Everything else is plain storage. RST low = hard power-down; its
- *   rising edge (and SoftReset) restores the reset values.
- * - Transceive takes the air time of ISO 14443A at 106 kbit/s: the frame goes out (9.44 µs per bit, 9 bits a
- *   byte with parity), the tag answers after the frame delay time (~91 µs), and the answer is received;
- *   then TxIRq/RxIRq are set and the answer sits in the FIFO. Without an answer the timer (started at the end
- *   of transmission when TAuto is set) raises TimerIRq after (2·TPrescaler+1)·(TReload+1)/13.56 MHz.
- * - The tag: the ISO 14443-3 state machine IDLE → READY (REQA/WUPA, answers ATQA) → ACTIVE (anticollision
- *   NVB 0x20 and SELECT NVB 0x70 with CRC_A, per cascade level: 4-, 7- and 10-byte UIDs, cascade tag 0x88,
- *   BCC, SAK with the "UID incomplete" bit) → HALT (HLTA; only WUPA wakes it). The tag is powered only while
- *   the antenna is on.
+ * - Registers: CommandReg (Idle, Transceive, SoftReset), ComIrqReg (Set1 semantics), ErrorReg (CollErr,
+ *   ParityErr, BufferOvfl), FIFODataReg / FIFOLevelReg (64-byte FIFO, flush), ControlReg (RxLastBits),
+ *   BitFramingReg (StartSend, RxAlign, TxLastBits), CollReg (ValuesAfterColl, CollPosNotValid, CollPos),
+ *   TxControlReg (antenna), TModeReg/TPrescalerReg/TReloadReg (the timeout timer, TAuto), VersionReg (0x92 =
+ *   v2.0 by default). Everything else is plain storage. RST low = hard power-down; its rising edge (and
+ *   SoftReset) restores the reset values (antenna off).
+ * - Transceive takes the air time of ISO 14443A at 106 kbit/s: the frame goes out (9.44 µs per bit, a parity
+ *   bit per byte), the tags answer after the frame delay time (~91 µs), and the answer is received; then
+ *   TxIRq/RxIRq are set and the answer sits in the FIFO. Without an answer the timer (started at the end of
+ *   transmission when TAuto is set) raises TimerIRq after (2·TPrescaler+1)·(TReload+1)/13.56 MHz.
+ * - Several tags answer bit-synchronously: their answers are superposed bit by bit. Where they differ the
+ *   reader sees a collision: CollErr (and ParityErr, the worst case for the collided byte), CollReg.CollPos =
+ *   the 1-based position of the first collided bit counted from bit 0 of the first FIFO byte (RxAlign bits
+ *   included; 0 means 32; CollPosNotValid beyond 32), and with ValuesAfterColl = 0 the collided bit and
+ *   everything after it read as 0 (with 1: the bitwise OR).
+ * - Each tag follows the ISO 14443-3 state machine: IDLE → READY (REQA or WUPA; answers ATQA; WUPA also wakes
+ *   HALT, into READY*), anticollision within READY (a frame with NVB < 0x70 gets the rest of the cascade level
+ *   from every tag whose UID CLn starts with the bits sent; the others stay silent), SELECT (NVB 0x70, CRC_A)
+ *   → the next cascade level or ACTIVE (4-, 7-, 10-byte UIDs, cascade tag 0x88, BCC, SAK with the "UID
+ *   incomplete" bit), HLTA in ACTIVE → HALT. Any other frame sends a READY/ACTIVE tag back to IDLE (READY* /
+ *   ACTIVE*: back to HALT) without an answer — including REQA/WUPA and an HLTA meant for another tag.
+ * - Power: a tag is powered only while the antenna is on; switching the field off resets every tag to IDLE
+ *   (ISO field reset), and a tag answers only `powerUpUs` (default 5 ms, the ISO maximum) after it got field.
  *
- * Not modelled: several tags at once (collisions, bit-oriented anticollision frames), parity/CRC errors on
- * the air, the chip's CRC coprocessor and TxCRCEn/RxCRCEn, MIFARE authentication and data blocks, interrupts
- * on the IRQ pin.
+ * Not modelled: parity/CRC errors on the air, the chip's CRC coprocessor and TxCRCEn/RxCRCEn, MIFARE
+ * authentication and data blocks, interrupts on the IRQ pin, the detuning of stacked tags (every tag in the
+ * field answers, however many there are).
  */
 import { PinState } from 'avr8js';
 import type { AvrRunner, Mcu } from './avr-runner.ts';
@@ -68,11 +78,49 @@ export function parseUid(uid: string): number[] {
 
 type TagState = 'idle' | 'ready' | 'active' | 'halt';
 
+/** What the reader's FIFO and registers hold after a reception. */
+interface Received {
+  readonly bytes: number[];
+  readonly lastBits: number;
+  readonly error: number;
+  readonly coll?: number;
+}
+
+/** One tag in the field. */
+interface Tag {
+  readonly uid: readonly number[];
+  state: TagState;
+  /** READY* / ACTIVE*: woken from HALT by WUPA (an unexpected frame sends it back to HALT). */
+  fromHalt: boolean;
+  /** The cascade level being selected (1-3). */
+  level: number;
+  /** Simulated time from which it answers (field on, or placed in a field that is on, + power-up). */
+  readyAtUs: number;
+}
+
+/** Bits LSB first within each byte, as ISO 14443A transmits them. */
+function toBits(bytes: readonly number[], count = bytes.length * 8): number[] {
+  const bits: number[] = [];
+  for (let i = 0; i < count; i++) bits.push(((bytes[Math.floor(i / 8)] ?? 0) >> (i % 8)) & 1);
+  return bits;
+}
+
+/** A tag's 40 bits of cascade level `level` (CLn: cascade tag 0x88 or UID bytes, then BCC). */
+function cascadeBytes(uid: readonly number[], level: number): number[] {
+  const levels = (uid.length - 1) / 3;
+  const from = (level - 1) * 3;
+  const cl = level < levels ? [0x88, ...uid.slice(from, from + 3)] : uid.slice(from, from + 4);
+  const [a = 0, b = 0, c = 0, d = 0] = cl;
+  return [...cl, a ^ b ^ c ^ d];
+}
+
 export interface Mfrc522Options {
   /** VersionReg value (0x92 genuine v2.0, 0x91 v1.0, 0x88 a common clone). */
   readonly version?: number;
   /** False: the module is unplugged (MISO pulled low: every read gives 0x00). */
   readonly connected?: boolean;
+  /** Time a tag needs in the field before it answers (µs; ISO 14443-3 allows up to 5 ms). Default 5000. */
+  readonly powerUpUs?: number;
 }
 
 function resetValues(version: number): Uint8Array {
@@ -90,17 +138,26 @@ function resetValues(version: number): Uint8Array {
 }
 
 export class Mfrc522Model {
-  /** Simulated times (µs) of every VersionReg read: the firmware reads it first in each poll. */
+  /** Simulated times (µs) of every VersionReg read (the firmware reads it at the start of each inventory step). */
   readonly versionReadsUs: number[] = [];
   /** Frames the reader sent into the field (for debugging and assertions). */
   readonly framesSent: { readonly atUs: number; readonly bytes: readonly number[]; readonly bits: number }[] = [];
+  /** REQA/WUPA frames: when they went out and how many tags answered. */
+  readonly requests: { readonly atUs: number; readonly answers: number }[] = [];
+  /** Antenna switched on / off, with the simulated time. */
+  readonly fieldEdges: { readonly atUs: number; readonly on: boolean }[] = [];
+  /** Every SPI transaction: when its address byte came and which register it addressed. */
+  readonly transactions: { readonly atUs: number; readonly reg: number; readonly read: boolean }[] = [];
   /** Completed SELECTs of the last cascade level (full UID reads). */
   selects = 0;
-  /** HLTA commands the tag accepted. */
+  /** HLTA commands a tag accepted. */
   halts = 0;
+  /** Answers in which two tags' bits collided. */
+  collisions = 0;
 
   private readonly runner: AvrRunner;
   private readonly version: number;
+  private readonly powerUpUs: number;
   private connectedNow: boolean;
   private mcu: Mcu | undefined;
   private regs: Uint8Array;
@@ -111,13 +168,12 @@ export class Mfrc522Model {
   private ssLow = false;
   private rstLow = false;
   private pending: { cancel(): void }[] = [];
-  private uid: number[] | undefined;
-  private tagState: TagState = 'idle';
-  private cascadeLevel = 1;
+  private readonly tags: Tag[] = [];
 
   constructor(runner: AvrRunner, options: Mfrc522Options = {}) {
     this.runner = runner;
     this.version = options.version ?? 0x92;
+    this.powerUpUs = options.powerUpUs ?? 5000;
     this.connectedNow = options.connected ?? true;
     this.regs = resetValues(this.version);
     runner.onAttach((mcu) => {
@@ -125,22 +181,38 @@ export class Mfrc522Model {
     });
   }
 
-  /** Puts a tag with this UID (hex, 4/7/10 bytes) on the reader; it enters the field powered off → IDLE. */
+  /** Lays a tag with this UID (hex, 4/7/10 bytes) on the reader, with the others; it answers once powered up. */
   placeTag(uid: string): void {
-    this.uid = parseUid(uid);
-    this.tagState = 'idle';
-    this.cascadeLevel = 1;
+    const bytes = parseUid(uid);
+    if (this.tags.some((t) => sameUid(t.uid, bytes))) throw new Error(`tag ${uid} is on the reader already`);
+    this.tags.push({ uid: bytes, state: 'idle', fromHalt: false, level: 1, readyAtUs: this.runner.nowUs + this.powerUpUs });
   }
 
-  /** Takes the tag away. */
-  removeTag(): void {
-    this.uid = undefined;
-    this.tagState = 'idle';
+  /** Takes the tag with this UID away (all tags when no UID is given). */
+  removeTag(uid?: string): void {
+    if (uid === undefined) {
+      this.tags.length = 0;
+      return;
+    }
+    const bytes = parseUid(uid);
+    const index = this.tags.findIndex((t) => sameUid(t.uid, bytes));
+    if (index < 0) throw new Error(`tag ${uid} is not on the reader`);
+    this.tags.splice(index, 1);
   }
 
-  /** The UID in the field (uppercase hex), if any. */
+  /** The UIDs in the field (uppercase hex), in the order they were placed. */
+  get tagUids(): string[] {
+    return this.tags.map((t) => Buffer.from(t.uid).toString('hex').toUpperCase());
+  }
+
+  /** The first UID in the field (uppercase hex), if any. */
   get tagUid(): string | undefined {
-    return this.uid ? Buffer.from(this.uid).toString('hex').toUpperCase() : undefined;
+    return this.tagUids[0];
+  }
+
+  /** True while the antenna drives the field. */
+  get fieldOn(): boolean {
+    return ((this.regs[REG.TX_CONTROL] ?? 0) & 0x03) !== 0;
   }
 
   /** Plugs or unplugs the module. */
@@ -150,9 +222,51 @@ export class Mfrc522Model {
     else this.regs = resetValues(this.version);
   }
 
-  /** The first VersionReg read at or after `simUs` (the start of the first poll after it). */
-  firstPollAfter(simUs: number): number | undefined {
-    return this.versionReadsUs.find((t) => t >= simUs);
+  /** Simulated times at which an inventory cycle started: the first REQA/WUPA after each field-on. */
+  get cycleStartsUs(): number[] {
+    const starts: number[] = [];
+    let armed = false;
+    const events = [
+      ...this.fieldEdges.map((e) => ({ atUs: e.atUs, kind: e.on ? 'on' : 'off' })),
+      ...this.requests.map((r) => ({ atUs: r.atUs, kind: 'req' })),
+    ].sort((a, b) => a.atUs - b.atUs);
+    for (const e of events) {
+      if (e.kind === 'on') armed = true;
+      else if (e.kind === 'off') armed = false;
+      else if (armed) {
+        starts.push(e.atUs);
+        armed = false;
+      }
+    }
+    return starts;
+  }
+
+  /** The first cycle start at or after `simUs`. */
+  firstCycleAfter(simUs: number): number | undefined {
+    return this.cycleStartsUs.find((t) => t >= simUs);
+  }
+
+  /** The VersionReg read that began the inventory step whose REQA went out at `requestUs`. */
+  stepStartBefore(requestUs: number): number | undefined {
+    return this.versionReadsUs.filter((t) => t <= requestUs).at(-1);
+  }
+
+  /**
+   * The inventory steps since `fromUs`, as the firmware ran them: each starts with a VersionReg read and lasts
+   * until its last SPI transaction (the loop is blocked meanwhile), with the number of tags that answered its
+   * REQA (0: the step that ends a cycle).
+   */
+  steps(fromUs = 0): { readonly startUs: number; readonly endUs: number; readonly answers: number }[] {
+    const reads = this.transactions.filter((t) => t.atUs >= fromUs && t.read && t.reg === REG.VERSION).map((t) => t.atUs);
+    const steps: { startUs: number; endUs: number; answers: number }[] = [];
+    reads.forEach((startUs, i) => {
+      const next = reads[i + 1] ?? Infinity;
+      const request = this.requests.find((r) => r.atUs >= startUs && r.atUs < next);
+      if (!request) return; // a VersionReg read of its own: the check before the field goes on
+      const endUs = this.transactions.filter((t) => t.atUs >= startUs && t.atUs < next).at(-1)?.atUs ?? startUs;
+      steps.push({ startUs, endUs, answers: request.answers });
+    });
+    return steps;
   }
 
   private attach(mcu: Mcu): void {
@@ -189,7 +303,19 @@ export class Mfrc522Model {
     for (const p of this.pending) p.cancel();
     this.pending = [];
     this.fifo = [];
-    this.tagState = 'idle'; // the field goes off
+    this.setField(false);
+  }
+
+  /** The field goes on or off: tags lose power (IDLE) or start powering up. */
+  private setField(on: boolean): void {
+    const was = this.fieldEdges.at(-1)?.on ?? false;
+    if (on === was) return;
+    this.fieldEdges.push({ atUs: this.runner.nowUs, on });
+    for (const tag of this.tags) {
+      tag.state = 'idle';
+      tag.fromHalt = false;
+      tag.readyAtUs = on ? this.runner.nowUs + this.powerUpUs : Infinity;
+    }
   }
 
   private onSpiByte(out: number): number {
@@ -199,6 +325,7 @@ export class Mfrc522Model {
       this.address = (out >> 1) & 0x3f;
       this.reading = (out & 0x80) !== 0;
       this.phase = 1;
+      this.transactions.push({ atUs: this.runner.nowUs, reg: this.address, read: this.reading });
       return 0x00;
     }
     if (this.reading) return this.readReg(this.address);
@@ -248,11 +375,16 @@ export class Mfrc522Model {
       }
       case REG.BIT_FRAMING:
         this.regs[REG.BIT_FRAMING] = value & 0x7f;
-        if (value & 0x80 && ((this.regs[REG.COMMAND] ?? 0) & 0x0f) === CMD_TRANSCEIVE) this.transmit(value & 0x07);
+        if (value & 0x80 && ((this.regs[REG.COMMAND] ?? 0) & 0x0f) === CMD_TRANSCEIVE) {
+          this.transmit(value & 0x07, (value >> 4) & 0x07); // TxLastBits, RxAlign
+        }
+        return;
+      case REG.COLL: // only ValuesAfterColl is writable
+        this.regs[REG.COLL] = ((this.regs[REG.COLL] ?? 0) & 0x7f) | (value & 0x80);
         return;
       case REG.TX_CONTROL:
         this.regs[REG.TX_CONTROL] = value;
-        if ((value & 0x03) === 0) this.tagState = 'idle'; // antenna off: the tag loses power
+        this.setField((value & 0x03) !== 0);
         return;
       case REG.VERSION: return; // read-only
       default:
@@ -267,15 +399,22 @@ export class Mfrc522Model {
     return (2 * prescaler + 1) * (reload + 1) / FC_HZ * 1e6;
   }
 
-  private transmit(txLastBits: number): void {
+  private transmit(txLastBits: number, rxAlign: number): void {
     const frame = this.fifo;
     this.fifo = [];
     const bits = frame.length === 0 ? 0 : (frame.length - 1) * 8 + (txLastBits === 0 ? 8 : txLastBits);
     const now = this.runner.nowUs;
     this.framesSent.push({ atUs: now, bytes: frame, bits });
     const txUs = (2 + bits + Math.floor(bits / 8)) * ETU_US; // SOF + data with parity + EOF
-    const antennaOn = ((this.regs[REG.TX_CONTROL] ?? 0) & 0x03) !== 0;
-    const answer = antennaOn ? this.tagRespond(frame, txLastBits) : null;
+    const answers: number[][] = [];
+    if (this.fieldOn) {
+      for (const tag of this.tags) {
+        if (now < tag.readyAtUs) continue; // still powering up: deaf
+        const answer = this.tagRespond(tag, frame, bits);
+        if (answer) answers.push(answer);
+      }
+    }
+    if (bits === 7) this.requests.push({ atUs: now, answers: answers.length });
     this.regs[REG.ERROR] = 0;
     this.regs[REG.CONTROL] = ((this.regs[REG.CONTROL] ?? 0) & ~0x07) & 0xff;
     this.pending.push(this.runner.after(txUs, () => {
@@ -283,10 +422,15 @@ export class Mfrc522Model {
     }));
     const tAuto = ((this.regs[REG.T_MODE] ?? 0) & 0x80) !== 0;
     const timeoutUs = tAuto ? this.timerPeriodUs : Infinity;
-    if (answer && FDT_US < timeoutUs) {
-      const rxUs = (2 + answer.length * 9) * ETU_US;
+    if (answers.length > 0 && FDT_US < timeoutUs) {
+      const received = this.superpose(answers, rxAlign);
+      const length = Math.max(...answers.map((a) => a.length));
+      const rxUs = (2 + length + Math.ceil(length / 8)) * ETU_US;
       this.pending.push(this.runner.after(txUs + FDT_US + rxUs, () => {
-        this.fifo = [...answer];
+        this.fifo = received.bytes;
+        this.regs[REG.ERROR] = received.error;
+        if (received.coll !== undefined) this.regs[REG.COLL] = ((this.regs[REG.COLL] ?? 0) & 0x80) | received.coll;
+        this.regs[REG.CONTROL] = ((this.regs[REG.CONTROL] ?? 0) & ~0x07 & 0xff) | received.lastBits;
         this.regs[REG.COM_IRQ] = (this.regs[REG.COM_IRQ] ?? 0) | IRQ_RX;
       }));
     } else if (tAuto) {
@@ -296,66 +440,95 @@ export class Mfrc522Model {
     }
   }
 
-  /** The cascade level's 5 bytes (4 UID or cascade-tag bytes + BCC). */
-  private cascadeBytes(level: number): number[] | undefined {
-    const uid = this.uid;
-    if (!uid) return undefined;
-    if (level > this.levels) return undefined;
-    const from = (level - 1) * 3;
-    const cl = level < this.levels ? [0x88, ...uid.slice(from, from + 3)] : uid.slice(from, from + 4);
-    const [a = 0, b = 0, c = 0, d = 0] = cl;
-    return [...cl, a ^ b ^ c ^ d];
-  }
-
-  /** Cascade levels of the UID in the field: 4 bytes → 1, 7 → 2, 10 → 3. */
-  private get levels(): number {
-    return this.uid ? (this.uid.length - 1) / 3 : 0;
-  }
-
-  private tagRespond(f: readonly number[], txLastBits: number): number[] | null {
-    const uid = this.uid;
-    if (!uid || f.length === 0) return null;
-    const [cmd = 0] = f;
-    if (txLastBits === 7 && f.length === 1) { // short frame: REQA / WUPA
-      const wakes = cmd === 0x52 ? this.tagState !== 'active' : cmd === 0x26 && this.tagState === 'idle';
-      if (!wakes) return this.toIdle();
-      this.tagState = 'ready';
-      this.cascadeLevel = 1;
-      return [uid.length === 4 ? 0x04 : uid.length === 7 ? 0x44 : 0x84, 0x00];
+  /** What the reader receives when these answers (bits) arrive at once, stored from bit `rxAlign` of byte 0. */
+  private superpose(answers: readonly number[][], rxAlign: number): Received {
+    const length = Math.max(...answers.map((a) => a.length));
+    const got: number[] = [];
+    let collision = -1;
+    for (let i = 0; i < length; i++) {
+      const values = answers.map((a) => a[i]).filter((v) => v !== undefined);
+      const ones = values.filter((v) => v === 1).length;
+      if (ones > 0 && ones < values.length && collision < 0) collision = i;
+      got.push(ones > 0 ? 1 : 0);
     }
-    if (txLastBits !== 0) return this.toIdle();
-    if (cmd === 0x50 && f.length === 4 && f[1] === 0x00 && this.tagState === 'active') {
+    let error = 0;
+    let coll: number | undefined;
+    if (collision >= 0) {
+      this.collisions++;
+      error = 0x08 | 0x02; // CollErr; the collided byte's parity fails as well (the worst case for a driver)
+      const position = rxAlign + collision + 1;
+      coll = position > 32 ? 0x20 : position & 0x1f;
+      if (((this.regs[REG.COLL] ?? 0) & 0x80) === 0) got.fill(0, collision); // ValuesAfterColl = 0
+    }
+    const total = rxAlign + length;
+    const bytes = new Array<number>(Math.ceil(total / 8)).fill(0);
+    got.forEach((bit, i) => {
+      const at = rxAlign + i;
+      bytes[Math.floor(at / 8)] = (bytes[Math.floor(at / 8)] ?? 0) | (bit << (at % 8));
+    });
+    return { bytes, lastBits: total % 8, error, ...(coll === undefined ? {} : { coll }) };
+  }
+
+  /** One tag's answer (bits) to a frame of `bits` bits, or null; moves the tag through its states. */
+  private tagRespond(tag: Tag, f: readonly number[], bits: number): number[] | null {
+    if (f.length === 0) return null;
+    const [cmd = 0] = f;
+    if (bits === 7) { // short frame: REQA / WUPA
+      const wupa = (cmd & 0x7f) === 0x52;
+      if ((cmd & 0x7f) !== 0x26 && !wupa) return null;
+      if (tag.state === 'idle' || (wupa && tag.state === 'halt')) {
+        tag.fromHalt = tag.state === 'halt';
+        tag.state = 'ready';
+        tag.level = 1;
+        return toBits([tag.uid.length === 4 ? 0x04 : tag.uid.length === 7 ? 0x44 : 0x84, 0x00]);
+      }
+      return this.toIdle(tag); // REQA/WUPA in READY/ACTIVE is "another command"
+    }
+    if (tag.state === 'idle' || tag.state === 'halt') return null; // only REQA/WUPA reach them
+    if (bits === 32 && cmd === 0x50 && f[1] === 0x00) { // HLTA
       const [lo, hi] = crcA(f.slice(0, 2));
-      if (f[2] !== lo || f[3] !== hi) return this.toIdle();
-      this.tagState = 'halt';
-      this.halts++;
-      return null; // a halted tag never answers HLTA
+      if (tag.state === 'active' && f[2] === lo && f[3] === hi) {
+        tag.state = 'halt';
+        this.halts++;
+        return null; // a halted tag never answers HLTA
+      }
+      return this.toIdle(tag); // meant for the selected tag: this one falls back
     }
     const level = cmd === 0x93 ? 1 : cmd === 0x95 ? 2 : cmd === 0x97 ? 3 : 0;
-    if (level === 0 || this.tagState !== 'ready' || level !== this.cascadeLevel) return this.toIdle();
-    const cl = this.cascadeBytes(level);
-    if (!cl) return this.toIdle();
-    if (f.length === 2 && f[1] === 0x20) return cl; // ANTICOLLISION: the whole cascade level
-    if (f.length === 9 && f[1] === 0x70) { // SELECT
+    if (level === 0 || tag.state !== 'ready' || bits < 16) return this.toIdle(tag);
+    if (level !== tag.level) return null; // another cascade level: not for this tag
+    const nvb = f[1] ?? 0;
+    const cl = cascadeBytes(tag.uid, level);
+    if (nvb === 0x70) { // SELECT
+      if (bits !== 72) return null;
       const [lo, hi] = crcA(f.slice(0, 7));
-      if (f[7] !== lo || f[8] !== hi) return this.toIdle();
-      if (cl.some((byte, i) => f[2 + i] !== byte)) return this.toIdle();
-      const complete = level === this.levels;
+      if (f[7] !== lo || f[8] !== hi) return null; // a broken frame is ignored
+      if (cl.some((byte, i) => f[2 + i] !== byte)) return null; // another tag's UID: stay READY, silent
+      const complete = level === (tag.uid.length - 1) / 3;
       const sak = complete ? 0x08 : 0x04;
       if (complete) {
-        this.tagState = 'active';
+        tag.state = 'active';
         this.selects++;
       } else {
-        this.cascadeLevel++;
+        tag.level++;
       }
-      return [sak, ...crcA([sak])];
+      return toBits([sak, ...crcA([sak])]);
     }
-    return this.toIdle(); // partial anticollision frames only follow a collision: not modelled
+    const sent = ((nvb >> 4) - 2) * 8 + (nvb & 0x0f); // UID CLn bits the reader sent
+    if ((nvb & 0x0f) > 7 || nvb < 0x20 || sent > 32 || bits !== 16 + sent) return this.toIdle(tag);
+    const mine = toBits(cl);
+    const theirs = toBits(f.slice(2), sent);
+    if (theirs.some((bit, i) => bit !== mine[i])) return null; // not our prefix: silent, still READY
+    return mine.slice(sent); // ANTICOLLISION: the rest of the cascade level
   }
 
-  /** An unexpected frame: the tag falls back to IDLE (or stays halted) and does not answer. */
-  private toIdle(): null {
-    if (this.tagState !== 'halt') this.tagState = 'idle';
+  /** An unexpected frame: READY/ACTIVE fall back to IDLE (READY* and ACTIVE* to HALT), without an answer. */
+  private toIdle(tag: Tag): null {
+    if (tag.state === 'ready' || tag.state === 'active') tag.state = tag.fromHalt ? 'halt' : 'idle';
     return null;
   }
+}
+
+function sameUid(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }

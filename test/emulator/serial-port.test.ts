@@ -64,7 +64,7 @@ describe('UsartBinding', () => {
     await openPort(station, port);
     await station.runUntil(() => lines.length >= 1);
     const banner = parseDeviceLine(lines[0] ?? '');
-    expect(banner).toMatchObject({ type: 'banner', fw: '0.1.0', proto: 1, station: 'seat-7', boot: 43 });
+    expect(banner).toMatchObject({ type: 'banner', fw: '0.2.0', proto: 1, station: 'seat-7', boot: 43 });
     expect(station.runner.resets).toBe(1);
 
     port.write(`${frame('12 ping')}\n`);

@@ -1,6 +1,6 @@
 /**
  * One emulated seat station: the real compiled firmware (`firmware/build/seat-328p/zaptable.hex`) in avr8js
- * with its physical world — HX711 + load cell, MFRC522 + tag, ZAP button, lamp — and its USB serial line.
+ * with its physical world — HX711 + load cell, MFRC522 + tags, ZAP button, lamp — and its USB serial line.
  *
  * Two ways to talk to it:
  * - The wire tap: every line the firmware transmits is in `lines`, with the simulated times of its first
@@ -111,13 +111,48 @@ export interface StationSettings {
   readonly boot?: number;
 }
 
-const SETTINGS_ADDR = 16;
-const SETTINGS_SIZE = 33;
+/** Where firmware >= 0.2.0 keeps its two settings slots (firmware/src/settings.h), and their size. */
+const SETTINGS_SLOT_ADDRS = [64, 112] as const;
+const SETTINGS_SLOT_SIZE = 36;
+/** Firmware 0.1.0's single record (migrated by 0.2.0 on its first boot). */
+const SETTINGS_V1_ADDR = 16;
+const SETTINGS_V1_SIZE = 33;
 
-/** An EEPROM image holding `settings` as settings_encode() writes them (magic, version 1, LE fields, CRC-8). */
-export function settingsEeprom(settings: StationSettings): Uint8Array {
+/** CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF), as settings_crc16(). */
+export function crc16(data: Uint8Array): number {
+  let crc = 0xffff;
+  for (const byte of data) {
+    crc ^= byte << 8;
+    for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc;
+}
+
+/** One version-2 settings slot as settings_encode() writes it ("ZT", 2, seq, id, tare, per_kg, boot, CRC-16). */
+export function settingsSlot(settings: StationSettings, seq: number): Uint8Array {
+  const rec = new Uint8Array(SETTINGS_SLOT_SIZE);
+  const view = new DataView(rec.buffer);
+  rec.set([0x5a, 0x54, 2, seq & 0xff]);
+  rec.set(Buffer.from(settings.stationId, 'ascii').subarray(0, 16), 4);
+  view.setInt32(21, settings.tare ?? 0, true);
+  view.setInt32(25, settings.perKg ?? 0, true);
+  view.setUint32(29, settings.boot ?? 0, true);
+  view.setUint16(34, crc16(rec.subarray(0, 34)), true);
+  return rec;
+}
+
+/**
+ * An EEPROM image holding `settings`: by default in slot A (sequence 1) as firmware >= 0.2.0 writes it;
+ * `legacy: true` writes firmware 0.1.0's single record instead (magic, version 1, LE fields, CRC-8), which
+ * 0.2.0 migrates on its first boot.
+ */
+export function settingsEeprom(settings: StationSettings, options: { readonly legacy?: boolean } = {}): Uint8Array {
   const image = new Uint8Array(EEPROM_BYTES).fill(0xff);
-  const rec = new Uint8Array(SETTINGS_SIZE);
+  if (!options.legacy) {
+    image.set(settingsSlot(settings, 1), SETTINGS_SLOT_ADDRS[0]);
+    return image;
+  }
+  const rec = new Uint8Array(SETTINGS_V1_SIZE);
   const view = new DataView(rec.buffer);
   rec.set([0x5a, 0x54, 1]); // "ZT", version 1
   rec.set(Buffer.from(settings.stationId, 'ascii').subarray(0, 16), 3);
@@ -125,7 +160,7 @@ export function settingsEeprom(settings: StationSettings): Uint8Array {
   view.setInt32(24, settings.perKg ?? 0, true);
   view.setUint32(28, settings.boot ?? 0, true);
   rec[32] = crc8(String.fromCharCode(...rec.subarray(0, 32)));
-  image.set(rec, SETTINGS_ADDR);
+  image.set(rec, SETTINGS_V1_ADDR);
   return image;
 }
 
@@ -155,6 +190,8 @@ export interface StationEmulatorOptions {
   readonly hexPath?: string;
   /** EEPROM contents at power-on (default: erased → id "unset", uncalibrated). */
   readonly settings?: StationSettings;
+  /** Store `settings` as firmware 0.1.0's record (to test the migration). */
+  readonly legacySettings?: boolean;
   readonly hx711?: Hx711Options;
   readonly mfrc522?: Mfrc522Options;
   /** Reset the MCU when a port opens (DTR auto-reset of an Uno/Nano). Default true. */
@@ -216,7 +253,7 @@ export class StationEmulator implements SerialDevice {
   constructor(options: StationEmulatorOptions = {}) {
     this.options = options;
     this.sliceUs = options.sliceUs ?? 1000;
-    const eeprom = options.settings ? settingsEeprom(options.settings) : undefined;
+    const eeprom = options.settings ? settingsEeprom(options.settings, { legacy: options.legacySettings ?? false }) : undefined;
     this.runner = AvrRunner.fromFile(options.hexPath ?? SEAT_HEX, eeprom);
     this.runner.onAttach((mcu) => {
       this.attach(mcu);
@@ -287,12 +324,14 @@ export class StationEmulator implements SerialDevice {
     this.button.releaseAt(atUs, bounceUs);
   }
 
+  /** Lays a tag on the reader (with the tags already there). */
   placeTag(uid: string): void {
     this.rfid.placeTag(uid);
   }
 
-  removeTag(): void {
-    this.rfid.removeTag();
+  /** Takes the tag with this UID off the reader; all tags when no UID is given. */
+  removeTag(uid?: string): void {
+    this.rfid.removeTag(uid);
   }
 
   /** Puts `grams` on the pad (from the HX711's next conversion on). */
