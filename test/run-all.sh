@@ -27,6 +27,18 @@ if ! npm ci --no-audit --no-fund; then
   echo "npm ci failed"; echo "0 passed, 1 failed"; exit 1
 fi
 
+if [ -f firmware/ci.sh ]; then
+  # Before vitest: the firmware-in-the-loop tests run the .hex this step builds.
+  step "firmware: host tests, AVR builds, size budget"
+  fw_out=$(bash firmware/ci.sh 2>&1)
+  fw_rc=$?
+  echo "$fw_out"
+  # Each host-test binary prints its own "N passed, N failed" line: add them all up.
+  while read -r fp ff; do passed=$((passed + fp)); failed=$((failed + ff)); done < <(
+    echo "$fw_out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/')
+  if [ "$fw_rc" -eq 0 ]; then passed=$((passed + 1)); else fail_step "firmware/ci.sh exited $fw_rc"; fi
+fi
+
 step "typecheck (tsc --noEmit)"
 if npm run --silent typecheck; then passed=$((passed + 1)); else fail_step "typecheck"; fi
 
@@ -72,16 +84,6 @@ else
   fail_step "hardware/check-docs.mjs printed no summary"
 fi
 
-if [ -f firmware/ci.sh ]; then
-  step "firmware: host tests, AVR builds, size budget"
-  fw_out=$(bash firmware/ci.sh 2>&1)
-  fw_rc=$?
-  echo "$fw_out"
-  # Each host-test binary prints its own "N passed, N failed" line: add them all up.
-  while read -r fp ff; do passed=$((passed + fp)); failed=$((failed + ff)); done < <(
-    echo "$fw_out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/')
-  if [ "$fw_rc" -eq 0 ]; then passed=$((passed + 1)); else fail_step "firmware/ci.sh exited $fw_rc"; fi
-fi
 
 echo
 echo "$passed passed, $failed failed"
