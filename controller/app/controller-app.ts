@@ -2,23 +2,31 @@
  * The composition root: wires the layers together and reads top to bottom as the boot sequence
  * (event log → broker → hardware → transport → tables → bots → dashboard). The constructor only assigns.
  */
-import path from 'node:path';
 import type { TableConfig, ZaptableConfig } from '../config/index.ts';
 import type { SensorEvent, StationHealth, TableHardware } from '../hardware/interface.ts';
 import { systemClock } from '../hardware/interface.ts';
 import { createSimulatedHardware, type SimulatedTable } from '../hardware/simulated/index.ts';
+import { BuzzerHub } from '../hardware/buzzer-hub/index.ts';
 import { SerialStations, type HardwareLogger, type LogFields } from '../hardware/serial/index.ts';
 import { EventLog, recoverTables } from '../persistence/index.ts';
 import { loadCalibration } from '../runtime/calibration/calibration-file.ts';
 import { loadRegistry } from '../runtime/registry/registry-file.ts';
 import { realScheduler } from '../runtime/ports.ts';
-import { ControllerTransport, EmbeddedBroker, type BrokerUser } from '../transport/index.ts';
+import { ControllerTransport, EmbeddedBroker, type BridgeTableEntry, type BrokerUser } from '../transport/index.ts';
+import { BuzzerRuntime } from '../runtime/buzzer/buzzer-runtime.ts';
 import { BotDriver } from './bots/bot-driver.ts';
+import { BuzzerBots } from './bots/buzzer-bots.ts';
+import { buzzerSetupOf, buzzerStationsOf } from './buzzer-assembly.ts';
+import { registerBuzzerHandlers } from './buzzer-handlers.ts';
+import { buzzerLogOf, loggedSessions } from './buzzer-log.ts';
+import { buzzerPublisherOf } from './buzzer-publisher.ts';
+import { CombinedHardware } from './combined-hardware.ts';
 import { runtimeLogOf } from './log-adapter.ts';
 import { runtimePublisherOf } from './publisher-adapter.ts';
 import { registerRequestHandlers } from './request-handlers.ts';
 import { SIMULATED_WEIGHTS, simulatedRegistry } from './simulated-items.ts';
 import { stationsOf, type TableParts } from './table-assembly.ts';
+import { PadReadings } from './pad-readings.ts';
 import { TableHost } from './table-host.ts';
 
 export interface DashboardHandle {
@@ -54,8 +62,13 @@ export class ControllerApp {
   private simulated: SimulatedTable | undefined;
   private transport: ControllerTransport | undefined;
   private readonly hosts = new Map<string, TableHost>();
-  private readonly bots: BotDriver[] = [];
+  /** Tables in buzzer mode (no rules engine: their own runtime, docs/buzzer.md). */
+  private readonly buzzers = new Map<string, { readonly config: TableConfig; readonly runtime: BuzzerRuntime }>();
+  private hub: BuzzerHub | undefined;
+  private readonly bots: { stop(): void }[] = [];
   private dashboard: DashboardHandle | undefined;
+  private pads: PadReadings | undefined;
+  private readonly lastHealth = new Map<string, StationHealth>();
 
   constructor(private readonly options: ControllerAppOptions) {}
 
@@ -91,7 +104,7 @@ export class ControllerApp {
     // 4. MQTT: one channel per table; requests need the dashboard's token.
     const transport = new ControllerTransport({
       url: brokerUrl, username: config.mqtt.controller.username, password: config.mqtt.controller.password ?? '',
-      baseTopic: config.mqtt.baseTopic, tables: tables.map((t) => t.id),
+      baseTopic: config.mqtt.baseTopic, tables: tables.map((t) => t.id), describe: describeTables(tables, simulatedKind),
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
     });
@@ -107,9 +120,13 @@ export class ControllerApp {
       log: runtimeLogOf(log), publisher, clock: systemClock, scheduler: realScheduler,
       lamps: { setLamp: (station: string, pattern: Parameters<TableHardware['setLamp']>[1]) => void hardware.setLamp(station, pattern) },
     };
-    for (const table of tables) this.hosts.set(table.id, new TableHost(table, parts, deps));
+    this.pads = new PadReadings(parts.registry);
+    for (const table of tables) if (table.mode !== 'buzzer') this.hosts.set(table.id, new TableHost(table, parts, deps));
+    const buzzerPublisher = this.buildBuzzers(config, tables, { transport, onError, log });
     const simulated = this.simulated ? { simulated: this.simulated } : {};
     registerRequestHandlers({ transport, hosts: this.hosts, lastSeq: (t) => publisher.lastSeq(t), ...simulated });
+    const buzzerRuntimes = new Map([...this.buzzers].map(([id, b]) => [id, b.runtime]));
+    registerBuzzerHandlers({ transport, buzzers: buzzerRuntimes, lastSeq: (t) => buzzerPublisher.lastSeq(t) });
     await transport.start();
     this.recover(log);
 
@@ -133,6 +150,30 @@ export class ControllerApp {
       brokerUrl, databaseFile, tables: tables.map((t) => t.id),
       ...(this.dashboard ? { dashboardUrl: this.dashboard.url } : {}),
     };
+  }
+
+  /** The buzzer tables' runtimes; returns their publisher (for the request answers' `seq`). */
+  private buildBuzzers(
+    config: ZaptableConfig, tables: readonly TableConfig[],
+    io: { readonly transport: ControllerTransport; readonly onError: (e: unknown) => void; readonly log: EventLog },
+  ): ReturnType<typeof buzzerPublisherOf> {
+    const publisher = buzzerPublisherOf({ transport: io.transport, nowMs: () => Date.now(), onError: io.onError });
+    const hardware = this.hardware;
+    const hub = this.hub;
+    const sound = hub !== undefined && config.hardware.buzzerHub?.piezo !== undefined
+      ? { sound: { beep: (hz: number, ms: number) => void hub.beep(hz, ms) } } : {};
+    for (const table of tables) {
+      if (table.mode !== 'buzzer') continue;
+      const runtime = new BuzzerRuntime({
+        tableId: table.id, setup: buzzerSetupOf(table), sound: table.buzzer.sound,
+        ...(table.buzzer.hostStation === undefined ? {} : { hostStation: table.buzzer.hostStation }),
+      }, {
+        log: buzzerLogOf(io.log), publisher, clock: systemClock, scheduler: realScheduler, ...sound,
+        lamps: { setLamp: (station, pattern) => void hardware?.setLamp(station, pattern) },
+      });
+      this.buzzers.set(table.id, { config: table, runtime });
+    }
+    return publisher;
   }
 
   private async startBroker(config: ZaptableConfig): Promise<string> {
@@ -171,11 +212,27 @@ export class ControllerApp {
   }
 
   private startHardware(config: ZaptableConfig, tables: readonly TableConfig[]): TableHardware {
+    const hubConfig = config.hardware.buzzerHub;
+    const stations = this.startStations(config, tables);
+    if (hubConfig === undefined) return stations;
+    // Buzzer hub buttons come from the hub; everything else from the seat stations (serial or simulated).
+    const hub = new BuzzerHub({
+      io: hubConfig.port, buttons: hubConfig.buttons, debounceMs: hubConfig.debounceMs,
+      ...(hubConfig.piezo === undefined ? {} : { piezoPin: hubConfig.piezo }),
+    });
+    this.hub = hub;
+    const hubIds = hubConfig.buttons.map((b) => b.id);
+    return new CombinedHardware([stations, hub], (part) => (part === hub ? hubIds : stations.health().map((h) => h.station)));
+  }
+
+  private startStations(config: ZaptableConfig, tables: readonly TableConfig[]): TableHardware {
+    const hubIds = new Set((config.hardware.buzzerHub?.buttons ?? []).map((b) => b.id));
     if (config.hardware.kind === 'simulated') {
       const stations = tables.flatMap((t) => [
         ...t.seats.map((s) => ({ id: s.station, kind: 'seat' as const })),
         ...(t.pileStation === undefined ? [] : [{ id: t.pileStation, kind: 'pile' as const }]),
-      ]);
+        ...(t.mode === 'buzzer' && t.buzzer.hostStation !== undefined ? [{ id: t.buzzer.hostStation, kind: 'seat' as const }] : []),
+      ]).filter((s) => !hubIds.has(s.id));
       const sim = createSimulatedHardware({
         stations, stationDefaults: { bootloaderMs: 300 }, driver: { logger: this.hardwareLogger() },
       });
@@ -214,29 +271,64 @@ export class ControllerApp {
         host.start();
       }
     }
+    for (const [id, { runtime }] of this.buzzers) {
+      // A session continues when the set-up is unchanged (same contestants, teams and options); else a new one starts.
+      const last = loggedSessions(log, id).at(-1);
+      if (last !== undefined && JSON.stringify(last.setup) === JSON.stringify(runtime.options.setup)) {
+        this.options.say(`table ${id}: continuing buzzer session after ${last.actions.length} actions`);
+        runtime.start(last.actions);
+      } else {
+        runtime.start();
+      }
+    }
   }
 
   private routeEvent(event: SensorEvent): void {
+    for (const { config, runtime } of this.buzzers.values()) {
+      if (buzzerStationsOf(config).includes(event.station)) {
+        runtime.handleSensor(event);
+        return;
+      }
+    }
+    const padChanged = this.pads?.update(event) ?? false;
     for (const host of this.hosts.values()) {
       if (stationsOf(host.config).includes(event.station)) {
         host.runtime.handleSensor(event);
+        const health = this.lastHealth.get(event.station);
+        if (padChanged && health) this.publishHealth(health);
         return;
       }
     }
     // A station no table uses: still logged, so nothing the sensors saw is lost.
-    const first = this.hosts.keys().next().value;
+    const first = [...this.hosts.keys(), ...this.buzzers.keys()][0];
     if (first !== undefined && this.log) this.log.appendSensor(first, null, event);
   }
 
   private publishHealth(health: StationHealth): void {
-    for (const host of this.hosts.values()) {
-      if (stationsOf(host.config).includes(health.station)) {
-        this.transport?.table(host.config.id).publishHealth(health).catch(() => undefined);
+    this.lastHealth.set(health.station, health);
+    for (const { config } of this.buzzers.values()) {
+      if (buzzerStationsOf(config).includes(health.station)) {
+        this.transport?.table(config.id).publishHealth(health).catch(() => undefined);
       }
+    }
+    for (const host of this.hosts.values()) {
+      if (!stationsOf(host.config).includes(health.station)) continue;
+      const isSeat = host.config.seats.some((s) => s.station === health.station);
+      const pad = this.pads?.reading(health.station, host.runtime.options.game, host.runtime.engineState(), isSeat);
+      this.transport?.table(host.config.id).publishHealth(pad ? { ...health, pad } : health).catch(() => undefined);
     }
   }
 
   private startBots(config: ZaptableConfig, table: SimulatedTable): void {
+    for (const { config: t, runtime } of this.buzzers.values()) {
+      const seats = t.seats.filter((s) => s.bot && config.hardware.simulated.bots && table.names().includes(s.station));
+      if (seats.length === 0) continue;
+      const bots = new BuzzerBots({
+        table, runtime, stations: seats.map((s) => s.station), speed: config.hardware.simulated.speed, seed: t.id,
+      });
+      bots.start();
+      this.bots.push(bots);
+    }
     for (const host of this.hosts.values()) {
       const seats = host.config.seats
         .filter((s) => s.bot && config.hardware.simulated.bots)
@@ -258,12 +350,14 @@ export class ControllerApp {
     await this.dashboard?.close();
     this.dashboard = undefined;
     for (const host of this.hosts.values()) host.runtime.stop();
+    for (const { runtime } of this.buzzers.values()) runtime.stop();
     await this.hardware?.stop();
     this.simulated?.stop();
     await this.transport?.stop();
     await this.broker?.close();
     this.log?.close();
     this.hardware = undefined;
+    this.hub = undefined;
     this.simulated = undefined;
     this.transport = undefined;
     this.broker = undefined;
@@ -271,7 +365,13 @@ export class ControllerApp {
   }
 }
 
-/** The absolute path of a storage file (the config already resolves them; kept for clarity in messages). */
-export function storagePath(file: string): string {
-  return path.resolve(file);
+/** What `bridge/tables` tells dashboards about each table: its name, game, seats and stations. */
+function describeTables(tables: readonly TableConfig[], simulated: boolean): Record<string, Omit<BridgeTableEntry, 'id'>> {
+  return Object.fromEntries(tables.map((t) => [t.id, {
+    name: t.name, mode: t.mode, simulated,
+    seats: t.seats.map((s) => ({
+      id: s.id, name: s.name, station: s.station, bot: s.bot, ...(s.colour === undefined ? {} : { colour: s.colour }),
+    })),
+    ...(t.pileStation === undefined ? {} : { pileStation: t.pileStation }),
+  }]));
 }

@@ -68,6 +68,18 @@ export interface ErrorCounters {
   readonly disconnects: number;
 }
 
+/**
+ * What lies on a station's pad, as the controller publishes it with the station's health: the settled weight
+ * and the item whose tag is read now. The controller withholds both (`hidden: true`, nulls) whenever they would
+ * tell a secret: a placed barrel before the reveal (its weight gives its number), cards on a seat pad (a
+ * refused card goes back to its hand). The hardware layer never fills it; the composition root does.
+ */
+export interface PadReading {
+  readonly grams: number | null;
+  readonly tag: { readonly kind: string; readonly label: string } | null;
+  readonly hidden?: boolean;
+}
+
 /** How a station is doing, for the dashboard and the referee. */
 export interface StationHealth {
   readonly station: StationId;
@@ -87,6 +99,8 @@ export interface StationHealth {
     readonly driftPpm: number;
     readonly uncertaintyUs: number;
   };
+  /** The pad reading (seat and pile stations, filled by the controller; see PadReading). */
+  readonly pad?: PadReading;
 }
 
 /** The answer to a command sent to a station. */

@@ -6,7 +6,7 @@
 import { RequestDispatcher } from './request-dispatcher.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
 import { MqttConnection, type ConnectionStats, type MqttTlsOptions } from './mqtt-connection.ts';
-import type { BridgeTablesPayload } from './payloads.ts';
+import type { BridgeTableEntry, BridgeTablesPayload } from './payloads.ts';
 import type { RequestHandler, RequestName } from './requests.ts';
 import type { DispatcherStats } from './request-dispatcher.ts';
 import type { RequestToken } from './request-tokens.ts';
@@ -24,6 +24,8 @@ export interface ControllerTransportOptions {
   readonly baseTopic?: string;
   /** The tables this controller runs. */
   readonly tables: readonly string[];
+  /** What `bridge/tables` tells about each table besides its id (name, mode, seats…), for dashboards. */
+  readonly describe?: Readonly<Record<string, Omit<BridgeTableEntry, 'id'>>>;
   /** Tokens that may send requests. */
   readonly tokens: readonly RequestToken[];
   /** MQTT client ids are `<prefix>` (bridge) and `<prefix>-<table>`. Default `zaptable-<base>`. */
@@ -79,7 +81,8 @@ export class ControllerTransport {
 
   /** Connects everything; rejects when the broker refuses the credentials (see `MqttConnection.start`). */
   async start(): Promise<void> {
-    const tables: BridgeTablesPayload = { tables: [...this.channels.keys()].map((id) => ({ id })) };
+    const entries = [...this.channels.keys()].map((id) => ({ ...this.options.describe?.[id], id }));
+    const tables: BridgeTablesPayload = { tables: entries };
     // Stored before connecting, so the first connect publishes it with everything else.
     void this.bridge.setRetained(this.topics.bridgeTables(), encodePayload('bridgeTables', tables));
     const channels = [...this.channels.values()].map(async ({ channel }) => channel.start());

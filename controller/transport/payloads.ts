@@ -3,6 +3,7 @@
  * are JSON, except the availability topics, which carry the bare strings `online`/`offline` as Zigbee2MQTT's
  * users expect.
  */
+import type { BuzzerView } from '../buzzer/view.ts';
 import type { GameId } from '../rules/engine.ts';
 
 /** Any JSON value. */
@@ -30,7 +31,21 @@ export type Availability = 'online' | 'offline';
 
 /** `<base>/bridge/tables`: the tables this controller runs, so a dashboard can discover them. Retained. */
 export interface BridgeTablesPayload {
-  readonly tables: readonly { readonly id: string }[];
+  readonly tables: readonly BridgeTableEntry[];
+}
+
+/** One table in `bridge/tables`: its id, and what a dashboard needs to present it (all optional). */
+export interface BridgeTableEntry {
+  readonly id: string;
+  readonly name?: string;
+  /** `zapp-zerapp`, `zip-zap` or `buzzer`. */
+  readonly mode?: string;
+  /** The table runs on simulated hardware: a simulator panel may be offered. */
+  readonly simulated?: boolean;
+  readonly seats?: readonly {
+    readonly id: string; readonly name?: string; readonly colour?: string; readonly station?: string; readonly bot?: boolean;
+  }[];
+  readonly pileStation?: string;
 }
 
 /** Fields every table state carries. */
@@ -54,8 +69,19 @@ export interface GameStatePayload extends StateMeta {
   readonly view: PublicView;
 }
 
-/** `<base>/<table>/state`. The buzzer mode adds its own member here when the runtime implements it. */
-export type StatePayload = IdleStatePayload | GameStatePayload;
+declare const BUZZER_BRAND: unique symbol;
+
+/** A buzzer table's public view (`buzzerView(state)`), branded like `PublicView`: made only by `buzzerStateOf`. */
+export type PublicBuzzerView = BuzzerView & { readonly [BUZZER_BRAND]: 'buzzer-view' };
+
+/** `<base>/<table>/state` of a table in buzzer mode. Retained. Its fields are in docs/mqtt.md ("buzzer mode"). */
+export interface BuzzerStatePayload extends StateMeta {
+  readonly mode: 'buzzer';
+  readonly buzzer: PublicBuzzerView;
+}
+
+/** `<base>/<table>/state`. */
+export type StatePayload = IdleStatePayload | GameStatePayload | BuzzerStatePayload;
 
 /** The envelope of every event on `<base>/<table>/events`. Not retained. */
 export interface EventFields {
@@ -105,6 +131,12 @@ export interface HealthPayload {
     readonly disconnects: number;
   };
   readonly clock?: { readonly offsetUs: number; readonly driftPpm: number; readonly uncertaintyUs: number };
+  /** What lies on the pad (withheld while it would tell a secret); see `PadReading` in the hardware interface. */
+  readonly pad?: {
+    readonly grams: number | null;
+    readonly tag: { readonly kind: string; readonly label: string } | null;
+    readonly hidden?: boolean;
+  };
 }
 
 /** A transaction id: chosen by the requester, echoed in the response, the key of idempotent replays. */
