@@ -5,6 +5,7 @@
 import { UsageError } from './args.ts';
 import { benchCommand, benchHelp } from './commands/bench.ts';
 import { configCommand, configHelp } from './commands/config-check.ts';
+import { dashboardCommand, dashboardHelp } from './commands/dashboard.ts';
 import { demoCommand, demoHelp } from './commands/demo.ts';
 import { historyCommand, historyHelp } from './commands/history.ts';
 import { replayCommand, replayHelp } from './commands/replay.ts';
@@ -22,6 +23,7 @@ interface Command {
 const COMMANDS: Readonly<Record<string, Command>> = {
   start: { summary: 'the main job: broker, controller on the table (or the simulated table with bots), dashboard', help: startHelp, run: startCommand },
   demo: { summary: 'bots play one game of each game; prints the outcome (what `npm start` runs for now)', help: demoHelp, run: demoCommand },
+  dashboard: { summary: 'the live dashboard alone, following the tables on the configured broker', help: dashboardHelp, run: dashboardCommand },
   simulate: { summary: 'bots play complete games; prints throughput and outcome statistics', help: simulateHelp, run: simulateCommand },
   replay: { summary: 'apply an action log and print the resulting view', help: replayHelp, run: replayCommand },
   scenario: { summary: 'run rule scenario files and report pass/fail per case', help: scenarioHelp, run: scenarioCommand },

@@ -6,6 +6,8 @@ import { UsageError } from '../args.ts';
 import type { Output } from '../output.ts';
 import { benchEventLog } from '../../persistence/bench.ts';
 import { intOption, parse } from '../args.ts';
+import { benchLatencyCommand, benchLatencyHelp } from './bench-latency.ts';
+import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
 import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
 
 const eventLogHelp = `zaptable bench eventlog [--events N] [--batch B] [--durability process|power]
@@ -36,10 +38,20 @@ const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
     help: benchTimingHelp,
     run: benchTimingCommand,
   },
+  dashboard: {
+    summary: 'many tables publishing, many browser viewers: MQTT → viewer latency, server CPU and memory',
+    help: benchDashboardHelp,
+    run: benchDashboardCommand,
+  },
   eventlog: {
     summary: 'SQLite event log append throughput and commit latency',
     help: eventLogHelp,
     run: benchEventLogCommand,
+  },
+  latency: {
+    summary: 'sensor line to MQTT state message (p50/p99/max), sensor events/s, memory; embedded broker and Mosquitto',
+    help: benchLatencyHelp,
+    run: benchLatencyCommand,
   },
 };
 

@@ -1,0 +1,144 @@
+/**
+ * `GET /live` (WebSocket): on connect, the snapshot (every retained topic's latest value, then each table's
+ * last events) as `{topic, payload}` envelopes, one per message; then every change in the same envelope.
+ * `?tables=a,b` limits the stream to some tables (a phone following one table).
+ *
+ * Backpressure: a viewer whose socket has more than HIGH_WATER bytes unsent stops receiving directly. Its
+ * retained topics are coalesced (only the newest value per topic is kept, so memory is bounded by the number of
+ * topics) and its events are dropped (the `seq` gap tells the page it missed some; the state that follows is
+ * the truth). Once the socket drains below LOW_WATER the coalesced values are sent. A viewer that stays behind
+ * for STALL_MS is closed with 1013 ("try again later"); the page reconnects and gets a fresh snapshot.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from '@fastify/websocket';
+import type { HubMessage, MqttHub } from './mqtt-hub.ts';
+
+const HIGH_WATER = 1024 * 1024;
+const LOW_WATER = 256 * 1024;
+const STALL_MS = 30_000;
+const CHECK_MS = 100;
+const PING_MS = 30_000;
+
+export interface LiveOptions {
+  readonly hub: MqttHub;
+  /** Events per table in the snapshot. Default 30. */
+  readonly snapshotEvents?: number;
+}
+
+/** Counters for the benchmark and the tests. */
+export interface LiveStats {
+  viewers: number;
+  sent: number;
+  coalesced: number;
+  droppedEvents: number;
+  closedSlow: number;
+}
+
+class Viewer {
+  /** Retained values held back while the socket is behind, by topic (newest wins). */
+  pending: Map<string, Buffer> | undefined;
+  behindSince = 0;
+  alive = true;
+
+  constructor(readonly socket: WebSocket, readonly tables: ReadonlySet<string> | undefined) {}
+
+  wants(message: HubMessage): boolean {
+    return message.table === undefined || this.tables === undefined || this.tables.has(message.table);
+  }
+}
+
+function parseTables(query: unknown): ReadonlySet<string> | undefined {
+  const raw = (query as { tables?: unknown } | undefined)?.tables;
+  if (typeof raw !== 'string' || raw.length === 0) return undefined;
+  return new Set(raw.split(',').map((t) => t.trim()).filter((t) => t.length > 0));
+}
+
+/** Registers `/live` and returns its counters. The hub must outlive the app (it is closed in onClose). */
+export function registerLive(app: FastifyInstance, options: LiveOptions): LiveStats {
+  const { hub } = options;
+  const viewers = new Set<Viewer>();
+  const stats: LiveStats = { viewers: 0, sent: 0, coalesced: 0, droppedEvents: 0, closedSlow: 0 };
+
+  const send = (viewer: Viewer, frame: Buffer): void => {
+    viewer.socket.send(frame, { binary: false });
+    stats.sent++;
+  };
+
+  const deliver = (viewer: Viewer, message: HubMessage): void => {
+    if (!viewer.wants(message) || viewer.socket.readyState !== viewer.socket.OPEN) return;
+    if (viewer.pending === undefined && viewer.socket.bufferedAmount <= HIGH_WATER) {
+      send(viewer, message.frame);
+      return;
+    }
+    if (viewer.pending === undefined) {
+      viewer.pending = new Map();
+      viewer.behindSince = Date.now();
+    }
+    if (message.retainedKind) {
+      if (viewer.pending.has(message.topic)) stats.coalesced++;
+      // Delete first so the newest value goes to the end (sent after older topics).
+      viewer.pending.delete(message.topic);
+      viewer.pending.set(message.topic, message.frame);
+    } else {
+      stats.droppedEvents++;
+    }
+  };
+
+  const unsubscribe = hub.subscribe((message) => {
+    for (const viewer of viewers) deliver(viewer, message);
+  });
+
+  const check = setInterval(() => {
+    const now = Date.now();
+    for (const viewer of viewers) {
+      if (viewer.pending === undefined) continue;
+      if (viewer.socket.bufferedAmount <= LOW_WATER) {
+        const pending = viewer.pending;
+        viewer.pending = undefined;
+        for (const frame of pending.values()) send(viewer, frame);
+      } else if (now - viewer.behindSince > STALL_MS) {
+        stats.closedSlow++;
+        viewer.socket.close(1013, 'too far behind; reconnect for a fresh snapshot');
+      }
+    }
+  }, CHECK_MS);
+  const ping = setInterval(() => {
+    for (const viewer of viewers) {
+      if (!viewer.alive) {
+        viewer.socket.terminate();
+        continue;
+      }
+      viewer.alive = false;
+      viewer.socket.ping();
+    }
+  }, PING_MS);
+  check.unref();
+  ping.unref();
+
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    clearInterval(check);
+    clearInterval(ping);
+    for (const viewer of viewers) viewer.socket.close(1001, 'server shutting down');
+    await Promise.resolve();
+  });
+
+  app.get('/live', { websocket: true }, (socket, request) => {
+    const viewer = new Viewer(socket, parseTables(request.query));
+    viewers.add(viewer);
+    stats.viewers = viewers.size;
+    socket.on('pong', () => {
+      viewer.alive = true;
+    });
+    socket.on('message', () => {
+      // Viewers only listen; anything they send is ignored (maxPayload keeps it small).
+    });
+    socket.on('close', () => {
+      viewers.delete(viewer);
+      stats.viewers = viewers.size;
+    });
+    for (const message of hub.snapshot(viewer.tables, options.snapshotEvents ?? 30)) send(viewer, message.frame);
+  });
+
+  return stats;
+}

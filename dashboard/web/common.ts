@@ -1,0 +1,127 @@
+/**
+ * Pieces of page shared by several pages: the status badge, player labels, event lines and the request
+ * result line.
+ */
+import { getToken, setToken, type ControlResult } from './api.ts';
+import { COLOUR_HEX, COLOUR_NAME, locLabel, pieceLabel } from './board-svg.ts';
+import { clock, h } from './dom.ts';
+import type { StateStatus } from './store-types.ts';
+import type { Colour, MoveOption, PublicEventJson } from './types.ts';
+
+export function statusBadge(status: StateStatus): HTMLElement {
+  const text = status === 'online' ? 'online' : status === 'offline' ? 'offline' : 'no status';
+  return h('span', { class: `badge status-${status}`, 'data-testid': 'table-status' }, text);
+}
+
+export function swatch(colour: Colour): HTMLElement {
+  const el = h('span', { class: 'swatch', 'aria-hidden': 'true' });
+  el.style.background = COLOUR_HEX[colour];
+  return el;
+}
+
+export function playerWithColour(id: string, colour: Colour): HTMLElement {
+  return h('span', { class: 'player-name' }, swatch(colour), `${id} `, h('span', { class: 'muted' }, `(${COLOUR_NAME[colour]})`));
+}
+
+/** One line describing a legal move and its consequences. */
+export function describeMove(m: MoveOption): string {
+  const parts = [`${pieceLabel(m.piece)}: ${locLabel(m.from)} → ${locLabel(m.to)} (${m.steps} step${m.steps === 1 ? '' : 's'}`
+    + `${m.forfeited > 0 ? `, ${m.forfeited} forfeited` : ''})`];
+  if (m.entersCity) parts.push('enters the city');
+  if (m.banishes.length > 0) parts.push(`banishes ${m.banishes.map(pieceLabel).join(', ')}`);
+  if (m.carryable.length > 0) parts.push(`may carry ${m.carryable.map((c) => `${pieceLabel(c.piece)} (to ${locLabel(c.putDown)})`).join(', ')}`);
+  const spared = m.spared.filter((x) => x.reason !== 'OWN');
+  if (spared.length > 0) parts.push(`spares ${spared.map((x) => `${pieceLabel(x.piece)} (${x.reason.toLowerCase()})`).join(', ')}`);
+  return parts.join('; ');
+}
+
+const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v));
+
+/** A public event as a line for people. */
+export function describeEvent(e: PublicEventJson): string {
+  switch (e.type) {
+    case 'NEW_GAME': return `New game: ${str(e.game)}`;
+    case 'GAME_STARTED': return 'Game started';
+    case 'DICE_ROLLED': return `${str(e.by)} rolled ${str(e.d1)} + ${str(e.d2)}: magic number ${str(e.magic)}`;
+    case 'BARREL_PLACED': return `${str(e.player)} placed a barrel`;
+    case 'BARREL_PICKED_UP': return `${str(e.player)} picked up a barrel`;
+    case 'BARREL_PUT_BACK': return `${str(e.player)} put a barrel back`;
+    case 'BARRELS_REVEALED': return `Reveal! Magic number ${str(e.magic)}`;
+    case 'BARREL_RETURNED': return `${str(e.player)}'s barrel ${str(e.barrel)} went back (${str(e.reason).toLowerCase()})`;
+    case 'MOVER_CALLED': return `${str(e.player)} moves ${str(e.steps)}`;
+    case 'PIECE_MOVED': return `${str(e.player)} moved ${pieceLabel(str(e.piece))} to ${typeof e.to === 'number' ? `field ${e.to}` : str(e.to).toLowerCase()}`;
+    case 'PIECE_BANISHED': return `${pieceLabel(str(e.piece))} banished to start by ${str(e.by)}`;
+    case 'PIECE_CARRIED': return `${pieceLabel(str(e.piece))} carried to ${typeof e.to === 'number' ? `field ${e.to}` : str(e.to).toLowerCase()}`;
+    case 'ROUND_ENDED': return `Round ${str(e.round)} ended`;
+    case 'GAME_WON': return `${str(e.player)} wins!`;
+    case 'ROUND_DEALT': return `Round ${str(e.round)} dealt`;
+    case 'CARD_FLIPPED': return `Start card ${str(e.card)} flipped`;
+    case 'CARD_PLAYED': return `${str(e.player)} played ${str(e.card)}`;
+    case 'ZAP_PLAYED': return `${str(e.player)} ZAP!`;
+    case 'PAUSE_STARTED': return `Pause for ${str(e.controller)} (${str(e.cause)})`;
+    case 'RACE_RESUMED': return 'Race resumed';
+    case 'STUCK_ANNOUNCED': return `Nobody can play: ${str(e.controller)} restarts`;
+    case 'PLAY_REJECTED': return `${str(e.player)}'s play refused: ${str(e.message)}`;
+    case 'ROUND_WON': return `${str(e.winner)} won round ${str(e.round)}`;
+    case 'ROUND_SCORED': return `Round ${str(e.round)} scored`;
+    case 'GAME_OVER': return `Game over: ${Array.isArray(e.winners) ? e.winners.join(', ') : ''}`;
+    case 'ACTION_UNDONE': return `Undone${typeof e.reason === 'string' ? `: ${e.reason}` : ''}`;
+    case 'CORRECTION_APPLIED': return `Correction: ${str(e.reason)}`;
+    case 'STATION_REMOVED': return `Station ${str(e.station)} removed`;
+    default: return e.type.toLowerCase().replaceAll('_', ' ');
+  }
+}
+
+export function eventList(events: readonly PublicEventJson[], limit = 12): HTMLElement {
+  const recent = events.slice(-limit).reverse();
+  return h('section', { class: 'panel events', 'aria-label': 'Recent events' },
+    h('h2', {}, 'Recent events'),
+    recent.length === 0 ? h('p', { class: 'muted' }, 'none yet') :
+        h('ol', { class: 'event-list' }, recent.map((e) => h('li', {}, h('time', {}, clock(e.at)), ' ', describeEvent(e)))));
+}
+
+/** The line that shows a control's answer (role=status, so screen readers hear it). */
+export interface ResultLine {
+  readonly element: HTMLElement;
+  show(what: string, r: ControlResult): void;
+  busy(what: string): void;
+}
+
+export function resultLine(): ResultLine {
+  const element = h('p', { class: 'result', role: 'status', 'aria-live': 'polite', 'data-testid': 'result', 'data-answers': 0 });
+  let answers = 0;
+  return {
+    element,
+    busy: (what) => {
+      element.className = 'result busy';
+      element.textContent = `${what}: sending…`;
+    },
+    show: (what, r) => {
+      // Counts answers, so a test can wait for the next one rather than read a stale line.
+      element.setAttribute('data-answers', String(++answers));
+      element.className = `result ${r.ok ? 'ok' : 'error'}`;
+      element.textContent = r.ok ? `${what}: ok` : `${what}: ${r.code ?? 'ERROR'} — ${r.message}`;
+    },
+  };
+}
+
+export function field(label: string, control: HTMLElement, id: string): HTMLElement {
+  control.id = id;
+  return h('div', { class: 'field' }, h('label', { for: id }, label), control);
+}
+
+/** The token entry of the referee and simulator pages; the token lives in sessionStorage (this tab only). */
+export function tokenForm(): HTMLElement {
+  const input = h('input', { type: 'password', autocomplete: 'off', spellcheck: 'false', placeholder: 'dashboard token' });
+  input.value = getToken();
+  const describe = (): string => (getToken() === '' ? 'no token: controls will be refused' : 'token set for this tab');
+  const state = h('span', { class: 'muted', 'data-testid': 'token-state' }, describe());
+  return h('form', {
+    class: 'panel token', 'aria-label': 'Token',
+    onsubmit: (e: Event) => {
+      e.preventDefault();
+      setToken(input.value.trim());
+      state.textContent = describe();
+    },
+  }, field('Referee token', input, 'token'), h('button', { type: 'submit' }, 'Use token'), ' ', state);
+}

@@ -1,0 +1,162 @@
+/**
+ * The browser's side of `/live`: a WebSocket that reconnects by itself (with backoff), and a store of the
+ * latest payload of every topic, so pages render from the store and re-render when it changes. After a
+ * reconnect the server sends a fresh snapshot, which replaces what the store held.
+ */
+import type { BridgeTable, PublicEventJson, StateStatus, StationHealth } from './store-types.ts';
+import type { StatePayload } from './types.ts';
+
+export interface TableData {
+  readonly id: string;
+  status: StateStatus;
+  state: StatePayload | undefined;
+  readonly health: Map<string, StationHealth>;
+  /** Recent events, oldest first (at most MAX_EVENTS), de-duplicated by `seq`. */
+  events: PublicEventJson[];
+  /** A weight sample per station for the health plots: [time s, grams]. */
+  readonly weights: Map<string, { t: number[]; g: (number | null)[] }>;
+}
+
+const MAX_EVENTS = 200;
+const MAX_SAMPLES = 600;
+
+export class LiveStore {
+  readonly tables = new Map<string, TableData>();
+  bridge: readonly BridgeTable[] = [];
+  bridgeStatus: StateStatus = 'unknown';
+  connected = false;
+  private socket: WebSocket | undefined;
+  private readonly listeners = new Set<(topicTable: string | undefined) => void>();
+  private retryMs = 500;
+  private readonly base: string;
+
+  constructor(baseTopic: string) {
+    this.base = baseTopic;
+  }
+
+  onChange(listener: (table: string | undefined) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  table(id: string): TableData {
+    let t = this.tables.get(id);
+    if (t === undefined) {
+      t = { id, status: 'unknown', state: undefined, health: new Map(), events: [], weights: new Map() };
+      this.tables.set(id, t);
+    }
+    return t;
+  }
+
+  /** Table ids: those the controller lists, then any other seen. */
+  tableIds(): string[] {
+    const ids = new Set(this.bridge.map((b) => b.id));
+    for (const id of this.tables.keys()) ids.add(id);
+    return [...ids];
+  }
+
+  bridgeEntry(id: string): BridgeTable | undefined {
+    return this.bridge.find((b) => b.id === id);
+  }
+
+  connect(): void {
+    const url = new URL('/live', location.href);
+    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    let fresh = true;
+    socket.addEventListener('open', () => {
+      this.connected = true;
+      this.retryMs = 500;
+      this.emit(undefined);
+    });
+    socket.addEventListener('message', (e: MessageEvent<string>) => {
+      if (fresh) {
+        // The first message after (re)connecting starts a new snapshot: forget what may be stale.
+        fresh = false;
+        for (const t of this.tables.values()) t.health.clear();
+      }
+      this.receive(e.data);
+    });
+    socket.addEventListener('close', () => {
+      this.connected = false;
+      this.emit(undefined);
+      setTimeout(() => {
+        this.connect();
+      }, this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, 10_000);
+    });
+  }
+
+  private emit(table: string | undefined): void {
+    for (const l of this.listeners) l(table);
+  }
+
+  private receive(text: string): void {
+    let envelope: { topic?: unknown; payload?: unknown };
+    try {
+      envelope = JSON.parse(text) as { topic?: unknown; payload?: unknown };
+    } catch {
+      return;
+    }
+    if (typeof envelope.topic !== 'string' || !envelope.topic.startsWith(`${this.base}/`)) return;
+    const levels = envelope.topic.slice(this.base.length + 1).split('/');
+    const [first, second, third] = levels;
+    const payload = envelope.payload;
+    if (first === 'bridge') {
+      if (second === 'tables') {
+        const tables = (payload as { tables?: unknown } | null)?.tables;
+        this.bridge = Array.isArray(tables) ? (tables as BridgeTable[]) : [];
+      } else if (second === 'status') {
+        this.bridgeStatus = payload === 'online' || payload === 'offline' ? payload : 'unknown';
+      }
+      this.emit(undefined);
+      return;
+    }
+    if (first === undefined || second === undefined) return;
+    const t = this.table(first);
+    switch (second) {
+      case 'status':
+        t.status = payload === 'online' || payload === 'offline' ? payload : 'unknown';
+        break;
+      case 'state':
+        t.state = payload as StatePayload;
+        break;
+      case 'events': {
+        const event = payload as PublicEventJson;
+        if (t.events.some((e) => e.seq === event.seq)) return;
+        t.events.push(event);
+        t.events.sort((a, b) => a.seq - b.seq);
+        if (t.events.length > MAX_EVENTS) t.events.splice(0, t.events.length - MAX_EVENTS);
+        break;
+      }
+      case 'health':
+        if (third === undefined) return;
+        if (payload === null) t.health.delete(third);
+        else {
+          const health = payload as StationHealth;
+          t.health.set(third, health);
+          this.sample(t, third, health);
+        }
+        break;
+      default:
+        return;
+    }
+    this.emit(first);
+  }
+
+  private sample(t: TableData, station: string, health: StationHealth): void {
+    if (health.pad === undefined) return;
+    let series = t.weights.get(station);
+    if (series === undefined) {
+      series = { t: [], g: [] };
+      t.weights.set(station, series);
+    }
+    series.t.push(Date.now() / 1000);
+    series.g.push(health.pad.hidden === true ? null : health.pad.grams);
+    if (series.t.length > MAX_SAMPLES) {
+      series.t.shift();
+      series.g.shift();
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The dashboard page: reads `/api/info`, opens the live stream and routes by the URL hash:
+ *   #/                       overview of every table
+ *   #/table/<id>             the game (Zapp Zerapp or Zip-Zap, whatever the table runs)
+ *   #/table/<id>/health      station health and pad weights
+ *   #/table/<id>/referee     referee controls
+ *   #/table/<id>/simulator   simulator panel (simulated tables)
+ * Pages re-render from the store at most once per animation frame.
+ */
+import { h, replace } from './dom.ts';
+import { LiveStore } from './live-client.ts';
+import type { DashboardInfo, Page, PageContext } from './page.ts';
+import { HealthPage } from './pages/health.ts';
+import { OverviewPage } from './pages/overview.ts';
+import { RefereePage } from './pages/referee.ts';
+import { SimulatorPage } from './pages/simulator.ts';
+import { ZappZerappPage } from './pages/zapp-zerapp.ts';
+import { ZipZapPage } from './pages/zip-zap.ts';
+import { statusBadge } from './common.ts';
+
+type Route =
+  | { readonly page: 'overview' }
+  | { readonly page: 'game' | 'health' | 'referee' | 'simulator'; readonly table: string };
+
+function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '').map(decodeURIComponent);
+  if (parts[0] === 'table' && parts[1] !== undefined) {
+    const sub = parts[2];
+    if (sub === 'health' || sub === 'referee' || sub === 'simulator') return { page: sub, table: parts[1] };
+    return { page: 'game', table: parts[1] };
+  }
+  return { page: 'overview' };
+}
+
+/** The game page switches between the two games (and "no game") as the table's state changes. */
+class GamePage implements Page {
+  readonly element = h('div', { class: 'game-host' });
+  private inner: Page | undefined;
+  private kind = '';
+
+  constructor(private readonly ctx: PageContext) {}
+
+  update(): void {
+    const t = this.ctx.store.table(this.ctx.table);
+    const state = t.state;
+    const kind = state === undefined ? 'none' : state.mode === 'game' ? state.game : 'idle';
+    if (kind !== this.kind) {
+      this.kind = kind;
+      this.inner = kind === 'zapp-zerapp' ? new ZappZerappPage(this.ctx) : kind === 'zip-zap' ? new ZipZapPage(this.ctx) : undefined;
+      replace(this.element, this.inner?.element ?? h('div', { class: 'panel' },
+        h('h1', {}, this.ctx.table), statusBadge(t.status),
+        h('p', { 'data-testid': 'no-game' }, kind === 'none' ? 'Waiting for the table\'s state…' : 'No game is running.'),
+        h('p', {}, h('a', { href: `#/table/${encodeURIComponent(this.ctx.table)}/referee` }, 'Start one on the referee page'))));
+    }
+    this.inner?.update();
+  }
+}
+
+function makePage(route: Route, store: LiveStore, info: DashboardInfo): Page {
+  if (route.page === 'overview') return new OverviewPage(store);
+  const ctx: PageContext = { store, info, table: route.table };
+  switch (route.page) {
+    case 'game': return new GamePage(ctx);
+    case 'health': return new HealthPage(ctx);
+    case 'referee': return new RefereePage(ctx);
+    case 'simulator': return new SimulatorPage(ctx);
+  }
+}
+
+function renderNav(nav: HTMLElement, route: Route, store: LiveStore, info: DashboardInfo): void {
+  if (route.page === 'overview') {
+    replace(nav, h('a', { href: '#/', 'aria-current': 'page' }, 'Overview'));
+    return;
+  }
+  const id = encodeURIComponent(route.table);
+  const bridge = store.bridgeEntry(route.table);
+  const simulated = bridge?.simulated ?? info.simulated;
+  const links: [Route['page'], string, string][] = [
+    ['overview', '#/', 'Overview'], ['game', `#/table/${id}`, bridge?.name ?? route.table], ['health', `#/table/${id}/health`, 'Health'],
+    ['referee', `#/table/${id}/referee`, 'Referee'],
+  ];
+  if (simulated) links.push(['simulator', `#/table/${id}/simulator`, 'Simulator']);
+  replace(nav, links.map(([page, href, label]) => h('a', { href, 'aria-current': page === route.page ? 'page' : null }, label)));
+}
+
+async function boot(): Promise<void> {
+  const info = await fetch('/api/info').then(async (r) => r.json() as Promise<DashboardInfo>)
+    .catch(() => ({ baseTopic: 'zaptable', simulated: false }));
+  const store = new LiveStore(info.baseTopic);
+  const main = document.getElementById('main') as HTMLElement;
+  const nav = document.getElementById('nav') as HTMLElement;
+  const conn = document.getElementById('conn') as HTMLElement;
+  let route = parseRoute(location.hash);
+  let page = makePage(route, store, info);
+  let scheduled = false;
+  const render = (): void => {
+    scheduled = false;
+    conn.textContent = store.connected ? 'live' : 'reconnecting…';
+    conn.className = `conn ${store.connected ? 'up' : 'down'}`;
+    renderNav(nav, route, store, info);
+    page.update();
+  };
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(render);
+  };
+  replace(main, page.element);
+  window.addEventListener('hashchange', () => {
+    page.destroy?.();
+    route = parseRoute(location.hash);
+    page = makePage(route, store, info);
+    replace(main, page.element);
+    render();
+    main.focus({ preventScroll: true });
+  });
+  store.onChange((table) => {
+    if (table === undefined || route.page === 'overview' || route.table === table) schedule();
+  });
+  store.connect();
+  render();
+}
+
+void boot();

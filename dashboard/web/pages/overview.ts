@@ -1,0 +1,57 @@
+/**
+ * The overview of every table: its name, status online/offline, the game, the players, the phase, and the
+ * stations' health at a glance (one dot per station, with its name in words).
+ */
+import { statusBadge } from '../common.ts';
+import { h, replace } from '../dom.ts';
+import type { LiveStore, TableData } from '../live-client.ts';
+import type { ZappView, ZipZapPublicView } from '../types.ts';
+
+function gameLine(t: TableData): { game: string; players: string; phase: string } {
+  const state = t.state;
+  if (state === undefined) return { game: '—', players: '—', phase: 'no state yet' };
+  if (state.mode !== 'game') return { game: 'no game', players: '—', phase: 'idle' };
+  if (state.game === 'zapp-zerapp') {
+    const v = state.view as unknown as ZappView;
+    const phase = v.winner !== null ? `won by ${v.winner}` : `round ${v.round}, ${v.phase.toLowerCase()}${v.magic === null ? '' : `, magic ${v.magic}`}`;
+    return { game: `Zapp Zerapp (${v.variant.toLowerCase()})`, players: v.players.map((p) => p.id).join(', '), phase };
+  }
+  const v = state.view as unknown as ZipZapPublicView;
+  const mode = v.mode.kind === 'PAUSED' ? `paused (${v.mode.controller}, ${v.mode.cause})` : v.mode.kind.toLowerCase().replace('_', ' ');
+  return { game: 'Zip-Zap', players: v.players.map((p) => `${p.id} (${p.handCount})`).join(', '), phase: `round ${v.round}/${v.roundsTotal}, ${mode}` };
+}
+
+export class OverviewPage {
+  readonly element = h('div', { class: 'overview' });
+
+  constructor(private readonly store: LiveStore) {}
+
+  update(): void {
+    const ids = this.store.tableIds();
+    replace(this.element,
+      h('h1', {}, 'Tables'),
+      ids.length === 0 ? h('p', { class: 'muted' }, 'No table has announced itself on the broker yet.') :
+          h('ul', { class: 'table-cards' }, ids.map((id) => {
+            const t = this.store.table(id);
+            const bridge = this.store.bridgeEntry(id);
+            const line = gameLine(t);
+            const stations = [...t.health.values()];
+            return h('li', { class: `table-card state-${t.status}`, 'data-table': id },
+              h('a', { href: `#/table/${encodeURIComponent(id)}`, class: 'table-link' }, h('h2', {}, bridge?.name ?? id)),
+              statusBadge(t.status),
+              bridge?.simulated === true ? h('span', { class: 'badge sim' }, 'simulated') : null,
+              h('dl', {},
+                h('dt', {}, 'game'), h('dd', { 'data-testid': 'game' }, line.game),
+                h('dt', {}, 'players'), h('dd', {}, line.players),
+                h('dt', {}, 'phase'), h('dd', { 'data-testid': 'phase' }, line.phase)),
+              h('div', { class: 'station-dots', 'aria-label': 'Stations' },
+                stations.length === 0 ? h('span', { class: 'muted' }, 'no station health') :
+                    stations.map((s) => h('span', { class: `dot ${s.online ? 'up' : 'down'}`, title: `${s.station}: ${s.online ? 'online' : 'offline'}` },
+                      `${s.station} ${s.online ? '●' : '○'}`))),
+              h('nav', { class: 'card-links' },
+                h('a', { href: `#/table/${encodeURIComponent(id)}` }, 'game'), ' · ',
+                h('a', { href: `#/table/${encodeURIComponent(id)}/health` }, 'health'), ' · ',
+                h('a', { href: `#/table/${encodeURIComponent(id)}/referee` }, 'referee')));
+          })));
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The Zapp Zerapp page: the board, the dice and the magic number, who has placed a barrel (never which: the
+ * public view has only a yes/no), the reveal with successes and the move order, and for the current mover the
+ * legal moves with what each banishes or carries, highlighted on the board when chosen.
+ */
+import { BoardSvg, boardFor } from '../board-svg.ts';
+import { describeMove, eventList, playerWithColour } from '../common.ts';
+import { h, replace } from '../dom.ts';
+import type { PageContext } from '../page.ts';
+import type { MoveOption, ZappView } from '../types.ts';
+
+const PHASE_TEXT: Readonly<Record<string, string>> = {
+  ROLL: 'Roll the dice',
+  SELECT: 'Choose and place a barrel',
+  MOVE: 'Move pieces',
+  DONE: 'Game over',
+};
+
+/** The board plus its move list, shared by the game page and the referee page. */
+export class ZappBoardPanel {
+  readonly element: HTMLElement;
+  private board: BoardSvg | undefined;
+  private boardId = '';
+  private selected: MoveOption | null = null;
+  private hovered: MoveOption | null = null;
+  private view: ZappView | undefined;
+  private readonly boardHost = h('div', { class: 'board-host' });
+
+  constructor() {
+    this.element = h('section', { class: 'panel board-panel', 'aria-label': 'Board' }, this.boardHost);
+  }
+
+  /** The move chosen in the list, if it is still legal. */
+  get selection(): MoveOption | null {
+    return this.selected;
+  }
+
+  select(move: MoveOption | null): void {
+    this.selected = move;
+    this.redraw(false);
+  }
+
+  hover(move: MoveOption | null): void {
+    this.hovered = move;
+    this.redraw(false);
+  }
+
+  update(view: ZappView): void {
+    this.view = view;
+    if (this.board === undefined || this.boardId !== view.board.id) {
+      const spec = boardFor(view.board.id) ?? boardFor('default');
+      if (spec === undefined) return;
+      this.board = new BoardSvg(spec);
+      this.boardId = view.board.id;
+      replace(this.boardHost, this.board.element,
+        boardFor(view.board.id) === undefined ? h('p', { class: 'warning' }, `Board "${view.board.id}" is not known to the dashboard: drawn on the default layout.`) : null);
+    }
+    // A selection survives only while the same move is still offered.
+    if (this.selected !== null && !view.moves.some((m) => sameMove(m, this.selected))) this.selected = null;
+    if (this.hovered !== null && !view.moves.some((m) => sameMove(m, this.hovered))) this.hovered = null;
+    this.redraw(true);
+  }
+
+  private redraw(animate: boolean): void {
+    if (this.board === undefined || this.view === undefined) return;
+    this.board.update(this.view.pieces, { move: this.hovered ?? this.selected }, animate);
+  }
+}
+
+export function sameMove(a: MoveOption | null, b: MoveOption | null): boolean {
+  return a !== null && b !== null && a.piece === b.piece && a.from === b.from && a.to === b.to;
+}
+
+function diceFace(value: number | undefined, label: string): HTMLElement {
+  return h('span', { class: 'die', 'aria-label': `${label}: ${value ?? 'not rolled'}` }, value === undefined ? '–' : String(value));
+}
+
+/** The dice, the magic number and the phase. */
+export function zappHeader(view: ZappView): HTMLElement {
+  return h('section', { class: 'panel dice-panel', 'aria-label': 'Dice and magic number' },
+    h('div', { class: 'phase', 'data-testid': 'phase' }, `Round ${view.round} · ${PHASE_TEXT[view.phase] ?? view.phase}`),
+    h('div', { class: 'dice' }, diceFace(view.dice?.d1, 'first die'), diceFace(view.dice?.d2, 'second die')),
+    h('div', { class: 'magic' }, h('span', { class: 'muted' }, 'magic number '),
+      h('strong', { 'data-testid': 'magic' }, view.magic === null ? '—' : String(view.magic))),
+    h('p', { class: 'muted' }, `Roller: ${view.roller} · barrels on the mountain: ${view.mountainCount}`),
+    view.winner === null ? null : h('p', { class: 'winner', role: 'alert', 'data-testid': 'winner' }, `${view.winner} wins!`));
+}
+
+/** Seats: placed or not (never the value), holding, pieces in the city; after the reveal the barrels. */
+export function zappSeats(view: ZappView): HTMLElement {
+  const revealed = new Map((view.reveal?.results ?? []).map((r) => [r.player, r]));
+  return h('section', { class: 'panel seats', 'aria-label': 'Seats' },
+    h('h2', {}, 'Seats'),
+    h('ul', { class: 'seat-list' }, view.players.map((p) => {
+      const r = revealed.get(p.id);
+      const placed = view.placed[p.id] === true;
+      const holding = view.holding[p.id] ?? 0;
+      const barrel = r === undefined
+        ? h('span', { class: `placed ${placed ? 'yes' : 'no'}`, 'data-testid': `placed-${p.id}` },
+            placed ? '● barrel placed' : holding > 0 ? `choosing (holding ${holding})` : view.phase === 'SELECT' ? 'choosing…' : '')
+        : h('span', { class: `revealed ${r.success ? 'success' : 'fail'}`, 'data-testid': `revealed-${p.id}` },
+            r.barrel === null ? 'no barrel ✗' : `barrel ${r.barrel} ${r.success ? '✓ success' : '✗ failed'}`);
+      return h('li', { class: view.currentMover === p.id ? 'current' : '' },
+        playerWithColour(p.id, p.colour), ' ', barrel,
+        h('span', { class: 'muted city-count' }, ` · ${p.inCity}/3 in the city`));
+    })),
+    view.reveal === null ? null : h('p', { 'data-testid': 'move-order' },
+      'Move order: ', view.reveal.moveOrder.length === 0 ? 'nobody succeeded' : view.reveal.moveOrder.join(' → ')));
+}
+
+/** The current mover's legal moves; choosing one highlights it on the board. */
+export function zappMoves(view: ZappView, board: ZappBoardPanel, extra?: (m: MoveOption) => HTMLElement | null): HTMLElement {
+  if (view.currentMover === null) {
+    return h('section', { class: 'panel moves', 'aria-label': 'Moves' }, h('h2', {}, 'Moves'),
+      h('p', { class: 'muted' }, view.phase === 'MOVE' ? 'Waiting for the next mover.' : 'Moves are listed after the reveal.'));
+  }
+  return h('section', { class: 'panel moves', 'aria-label': 'Moves' },
+    h('h2', {}, `${view.currentMover} moves ${view.currentBarrel ?? '?'}`),
+    h('ul', { class: 'move-list', 'data-testid': 'move-list' }, view.moves.map((m) => {
+      const button = h('button', {
+        type: 'button', class: `move ${sameMove(m, board.selection) ? 'selected' : ''}`, 'data-piece': m.piece,
+        'aria-pressed': sameMove(m, board.selection) ? 'true' : 'false',
+        onclick: () => {
+          board.select(sameMove(m, board.selection) ? null : m);
+          for (const b of button.parentElement?.parentElement?.querySelectorAll('button.move') ?? []) {
+            b.classList.toggle('selected', b === button && board.selection !== null);
+            b.setAttribute('aria-pressed', b === button && board.selection !== null ? 'true' : 'false');
+          }
+        },
+        onmouseenter: () => {
+          board.hover(m);
+        },
+        onmouseleave: () => {
+          board.hover(null);
+        },
+        onfocus: () => {
+          board.hover(m);
+        },
+        onblur: () => {
+          board.hover(null);
+        },
+      }, describeMove(m));
+      return h('li', {}, button, extra?.(m) ?? null);
+    })));
+}
+
+export class ZappZerappPage {
+  readonly element = h('div', { class: 'game zapp' });
+  private readonly board = new ZappBoardPanel();
+  private readonly side = h('div', { class: 'side' });
+
+  constructor(private readonly ctx: PageContext) {
+    this.element.append(this.board.element, this.side);
+  }
+
+  update(): void {
+    const t = this.ctx.store.table(this.ctx.table);
+    const state = t.state;
+    if (state?.mode !== 'game' || state.game !== 'zapp-zerapp') return;
+    const view = state.view as unknown as ZappView;
+    this.board.update(view);
+    replace(this.side, zappHeader(view), zappSeats(view), zappMoves(view, this.board), eventList(t.events));
+  }
+}

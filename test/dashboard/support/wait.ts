@@ -1,0 +1,12 @@
+/** Waits for a condition instead of sleeping a fixed time (tests run on slow 2-core machines too). */
+type Probe<T> = () => T | undefined | false | Promise<T | undefined | false>;
+
+export async function waitFor<T>(probe: Probe<T>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
