@@ -265,9 +265,15 @@ export class TableRuntime {
     }
   }
 
-  /** Commit, then publish events and the public view, then set the lamps that changed. */
+  /**
+   * Commit, then publish events and the public view, then set the lamps that changed. An input that publishes
+   * nothing (a weight settling again, a tag of no consequence: most sensor lines) does not commit on its own:
+   * its rows join the log's group commit at the end of the event-loop turn, or the next commit before a
+   * publish, whichever comes first. Nothing derived from an uncommitted row ever leaves (principle 8), and a
+   * commit per sensor line was the controller's largest cost under load (docs/performance.md).
+   */
   private flush(): void {
-    this.deps.log.commit();
+    if (this.pendingEvents.length > 0 || this.publishedState !== this.state) this.deps.log.commit();
     this.publish();
   }
 

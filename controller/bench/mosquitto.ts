@@ -1,0 +1,145 @@
+/**
+ * A throw-away Mosquitto for the benchmarks: Debian's `mosquitto` started on a free loopback port from a
+ * generated configuration (password file made with `mosquitto_passwd`, ACL file from `mosquittoAcl`, no
+ * persistence), in a temporary folder that `dispose()` removes together with the process. The same set-up as
+ * the MQTT contract tests (test/transport/support/brokers.ts); product code may not import tests, hence this copy.
+ *
+ * The child is also killed when this process exits (an `exit` hook), so an error or Ctrl-C during a run
+ * leaves no broker behind.
+ */
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { mosquittoAcl, type BrokerUser } from '../transport/index.ts';
+
+/** A running broker. */
+export interface BenchBroker {
+  readonly name: string;
+  readonly url: string;
+  /** Stops it and removes its files. Safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (asked of the kernel, then released for the broker to take). */
+export async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number, exited: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => {
+        resolve(false);
+      });
+    });
+    if (ok) return;
+    const why = exited();
+    if (why !== undefined) throw new Error(why);
+    if (Date.now() > deadline) throw new Error(`mosquitto: nothing listens on port ${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A runnable program: on the PATH, or in the directory Debian installs it to (/usr/sbin is not on every PATH). */
+function program(name: string, installedIn: string): string | undefined {
+  for (const candidate of [name, path.join(installedIn, name)]) {
+    if (spawnSync(candidate, ['-h'], { stdio: 'ignore' }).error === undefined) return candidate;
+  }
+  return undefined;
+}
+
+/** Why Mosquitto cannot be started here, or undefined when it can. */
+export function mosquittoProblem(): string | undefined {
+  if (program('mosquitto', '/usr/sbin') === undefined) return 'mosquitto is not installed (apt-get install mosquitto)';
+  if (program('mosquitto_passwd', '/usr/bin') === undefined) return 'mosquitto_passwd is not installed (package mosquitto)';
+  return undefined;
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function killOnExit(child: ChildProcess): void {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const c of running) c.kill('SIGKILL');
+  });
+}
+
+/** Starts Mosquitto with these accounts under `baseTopic`, listening on 127.0.0.1 only. */
+export async function startMosquitto(baseTopic: string, users: readonly BrokerUser[]): Promise<BenchBroker> {
+  const broker = program('mosquitto', '/usr/sbin');
+  const passwd = program('mosquitto_passwd', '/usr/bin');
+  if (broker === undefined || passwd === undefined) throw new Error(mosquittoProblem());
+  const dir = await mkdtemp(path.join(tmpdir(), 'zaptable-bench-mosquitto-'));
+  let child: ChildProcess | undefined;
+  const dispose = async (): Promise<void> => {
+    const proc = child;
+    child = undefined;
+    if (proc !== undefined && proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      proc.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    const passwordFile = path.join(dir, 'passwd');
+    const aclFile = path.join(dir, 'acl');
+    const confFile = path.join(dir, 'mosquitto.conf');
+    await writeFile(passwordFile, '');
+    for (const user of users) await promisify(execFile)(passwd, ['-b', passwordFile, user.username, user.password]);
+    await writeFile(aclFile, mosquittoAcl(baseTopic, users));
+    const port = await freeLoopbackPort();
+    await writeFile(confFile, [
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous false',
+      `password_file ${passwordFile}`,
+      `acl_file ${aclFile}`,
+      'persistence false',
+      'set_tcp_nodelay true',
+      'log_dest stderr',
+      'log_type error',
+      'log_type warning',
+      // As root, Mosquitto would switch to the `mosquitto` user, who cannot read a private temporary folder.
+      ...(process.getuid?.() === 0 ? ['user root'] : []),
+      '',
+    ].join('\n'));
+    const proc = spawn(broker, ['-c', confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = proc;
+    killOnExit(proc);
+    let stderr = '';
+    let exitedWith: string | undefined;
+    proc.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    proc.once('exit', (code, signal) => {
+      exitedWith = `mosquitto exited (${code ?? signal ?? '?'}) before listening:\n${stderr}`;
+    });
+    await waitForPort(port, 10_000, () => exitedWith);
+    return { name: 'Mosquitto', url: `mqtt://127.0.0.1:${port}`, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
