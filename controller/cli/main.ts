@@ -3,33 +3,68 @@
  * (`zaptable help COMMAND` or `zaptable COMMAND --help`).
  */
 import { UsageError } from './args.ts';
-import { benchCommand, benchHelp } from './commands/bench.ts';
-import { configCommand, configHelp } from './commands/config-check.ts';
-import { dashboardCommand, dashboardHelp } from './commands/dashboard.ts';
-import { demoCommand, demoHelp } from './commands/demo.ts';
-import { historyCommand, historyHelp } from './commands/history.ts';
-import { replayCommand, replayHelp } from './commands/replay.ts';
-import { scenarioCommand, scenarioHelp } from './commands/scenario.ts';
-import { simulateCommand, simulateHelp } from './commands/simulate.ts';
-import { startCommand, startHelp } from './commands/start.ts';
 import { processOutput, type Output } from './output.ts';
 
-interface Command {
-  readonly summary: string;
+/** A loaded subcommand: its help text and what runs it. */
+interface Loaded {
   readonly help: string;
   run(argv: readonly string[], io: Output): number | Promise<number>;
 }
 
+interface Command {
+  readonly summary: string;
+  /**
+   * Loads the command's module on demand: the controller's process (`start`) then holds only what it runs,
+   * not the dashboard benchmark, the simulators or the setup tools (a few tens of MB on a Raspberry Pi).
+   */
+  load(): Promise<Loaded>;
+}
+
 const COMMANDS: Readonly<Record<string, Command>> = {
-  start: { summary: 'the main job: broker, controller on the table (or the simulated table with bots), dashboard', help: startHelp, run: startCommand },
-  demo: { summary: 'bots play one game of each game; prints the outcome (what `npm start` runs for now)', help: demoHelp, run: demoCommand },
-  dashboard: { summary: 'the live dashboard alone, following the tables on the configured broker', help: dashboardHelp, run: dashboardCommand },
-  simulate: { summary: 'bots play complete games; prints throughput and outcome statistics', help: simulateHelp, run: simulateCommand },
-  replay: { summary: 'apply an action log and print the resulting view', help: replayHelp, run: replayCommand },
-  scenario: { summary: 'run rule scenario files and report pass/fail per case', help: scenarioHelp, run: scenarioCommand },
-  history: { summary: 'games in the event log with results; one game\'s full log', help: historyHelp, run: historyCommand },
-  config: { summary: 'check a configuration file, print examples and the key reference', help: configHelp, run: configCommand },
-  bench: { summary: 'benchmarks that print figures (timing)', help: benchHelp, run: benchCommand },
+  start: {
+    summary: 'the main job: broker, controller on the table (or the simulated table with bots), dashboard',
+    load: async () => import('./commands/start.ts').then((m) => ({ help: m.startHelp, run: m.startCommand })),
+  },
+  dashboard: {
+    summary: 'the live dashboard alone, following the tables on the configured broker',
+    load: async () => import('./commands/dashboard.ts').then((m) => ({ help: m.dashboardHelp, run: m.dashboardCommand })),
+  },
+  enroll: {
+    summary: 'tag every barrel and card: walks you through it, rejects duplicates, saves the registry',
+    load: async () => import('./commands/enroll.ts').then((m) => ({ help: m.enrollHelp, run: m.enrollCommand })),
+  },
+  calibrate: {
+    summary: 'tare and calibrate each station with a known weight; learn barrel and stone weights',
+    load: async () => import('./commands/calibrate.ts').then((m) => ({ help: m.calibrateHelp, run: m.calibrateCommand })),
+  },
+  config: {
+    summary: 'check a configuration file, print examples and the key reference',
+    load: async () => import('./commands/config-check.ts').then((m) => ({ help: m.configHelp, run: m.configCommand })),
+  },
+  history: {
+    summary: 'games in the event log with results; one game\'s full log',
+    load: async () => import('./commands/history.ts').then((m) => ({ help: m.historyHelp, run: m.historyCommand })),
+  },
+  replay: {
+    summary: 'replay an action log, or a game from the event log (with raw device times for disputes)',
+    load: async () => import('./commands/replay.ts').then((m) => ({ help: m.replayHelp, run: m.replayCommand })),
+  },
+  scenario: {
+    summary: 'run rule scenario files and report pass/fail per case',
+    load: async () => import('./commands/scenario.ts').then((m) => ({ help: m.scenarioHelp, run: m.scenarioCommand })),
+  },
+  simulate: {
+    summary: 'bots play complete games on the rules engines; prints throughput and outcome statistics',
+    load: async () => import('./commands/simulate.ts').then((m) => ({ help: m.simulateHelp, run: m.simulateCommand })),
+  },
+  demo: {
+    summary: 'bots play one game of each game on the rules engines; prints the outcome',
+    load: async () => import('./commands/demo.ts').then((m) => ({ help: m.demoHelp, run: m.demoCommand })),
+  },
+  bench: {
+    summary: 'benchmarks that print figures (timing, eventlog, latency, dashboard)',
+    load: async () => import('./commands/bench.ts').then((m) => ({ help: m.benchHelp, run: m.benchCommand })),
+  },
 };
 
 export function usage(): string {
@@ -60,14 +95,15 @@ export async function main(argv: readonly string[], io: Output = processOutput):
       io.err(`zaptable: unknown command "${rest[0] ?? ''}"\n\n${usage()}`);
       return 2;
     }
-    io.out(topic.help);
+    io.out((await topic.load()).help);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const found = COMMANDS[name];
+  if (!found) {
     io.err(`zaptable: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
+  const command = await found.load();
   if ((rest.includes('--help') || rest.includes('-h')) && !(name === 'bench' && rest.length > 1)) {
     io.out(command.help);
     return 0;

@@ -26,7 +26,7 @@ describe('help', () => {
     for (const argv of [[], ['--help']]) {
       const r = await run(...argv);
       expect(r.code).toBe(0);
-      for (const name of ['demo', 'simulate', 'replay', 'scenario', 'bench']) expect(r.out).toContain(`  ${name}`);
+      for (const name of ['start', 'dashboard', 'enroll', 'calibrate', 'config', 'history', 'demo', 'simulate', 'replay', 'scenario', 'bench']) expect(r.out).toContain(`  ${name}`);
     }
     const sub = await run('help', 'simulate');
     expect(sub.out).toContain('--games N');

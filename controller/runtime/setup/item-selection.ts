@@ -51,7 +51,7 @@ export function selectItems(only: string | undefined, redo: readonly string[] = 
   return { ok: true, items: [...items, ...extra], redo: redoItems };
 }
 
-/** A short label for progress bars: `B4`, `R10`, `Z2`. */
+/** A short label for progress bars: `#4` (barrel 4; `B4` is the blue 4), `R10`, `Z2`. */
 export function shortLabel(item: Item): string {
-  return item.kind === 'barrel' ? `B${item.value}` : item.card;
+  return item.kind === 'barrel' ? `#${item.value}` : item.card;
 }
