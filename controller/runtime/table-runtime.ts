@@ -15,6 +15,9 @@ import type { GameInfo, Lamps, PendingEvent, RuntimeEvent, RuntimeLog, RuntimePu
 import { updatePads, type Pads } from './pads/pad-state.ts';
 import type { ZipInput } from './zip-zap/card-pads.ts';
 
+/** How long a seat's lamp flashes `error` after its play was refused. */
+const REFUSED_FLASH_MS = 2000;
+
 export interface TableRuntimeOptions {
   readonly tableId: string;
   readonly game: GameId;
@@ -64,7 +67,9 @@ export class TableRuntime {
   private cancelStuck: (() => void) | undefined;
   /** The state the stuck timer was armed for: events that change nothing must not re-arm it. */
   private stuckArmedFor: unknown;
-  private lampsShown: Record<string, LampPattern> = {};
+  private lampsShown: Record<string, LampPattern | undefined> = {};
+  /** Stations flashing `error` for a refused play, with the cancel function of their timer. */
+  private readonly flashing = new Map<StationId, () => void>();
   /** The state last published (by reference: engine states are immutable). */
   private publishedState: unknown;
 
@@ -86,6 +91,8 @@ export class TableRuntime {
   }
 
   stop(): void {
+    for (const cancel of this.flashing.values()) cancel();
+    this.flashing.clear();
     this.cancelBatch?.();
     this.cancelStuck?.();
     this.cancelBatch = undefined;
@@ -236,6 +243,7 @@ export class TableRuntime {
     this.deps.log.action(this.options.tableId, this.gameId, action);
     this.state = outcome.state;
     this.engineEvents(outcome.events);
+    this.flashRefusedPlays(outcome.events);
     const result = this.engine.result(this.state);
     if (result.over) this.deps.log.endGame(this.gameId, result);
     return { ok: true, data: { events: outcome.events.length } };
@@ -295,13 +303,40 @@ export class TableRuntime {
     if (this.publishedState === this.state) return;
     this.publishedState = this.state;
     this.deps.publisher.state(this.options.tableId, this.options.game, this.state);
+    this.refreshLamps();
+  }
+
+  /** Sets every seat's lamp to what the state calls for (stations flashing an error keep it until it ends). */
+  private refreshLamps(): void {
     const lamps = this.options.tableGame.lamps(this.state);
     for (const [station, player] of Object.entries(this.options.seatOfStation)) {
+      if (this.flashing.has(station)) continue;
       const pattern = lamps[player] ?? 'off';
       if (this.lampsShown[station] !== pattern) {
         this.lampsShown[station] = pattern;
         this.deps.lamps.setLamp(station, pattern);
       }
+    }
+  }
+
+  /**
+   * A refused play (ZIP-45/46: the card goes back to the hand): the player's lamp flashes `error` for a moment
+   * to tell them to take the card back, then shows the game again.
+   */
+  private flashRefusedPlays(events: readonly unknown[]): void {
+    for (const event of events) {
+      const e = event as { type?: unknown; player?: unknown };
+      if (e.type !== 'PLAY_REJECTED' || typeof e.player !== 'string') continue;
+      const station = Object.entries(this.options.seatOfStation).find(([, p]) => p === e.player)?.[0];
+      if (station === undefined) continue;
+      this.flashing.get(station)?.();
+      this.lampsShown[station] = 'error';
+      this.deps.lamps.setLamp(station, 'error');
+      this.flashing.set(station, this.deps.scheduler.after(REFUSED_FLASH_MS, () => {
+        this.flashing.delete(station);
+        this.lampsShown[station] = undefined;
+        this.refreshLamps();
+      }));
     }
   }
 }

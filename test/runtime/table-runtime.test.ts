@@ -137,6 +137,10 @@ describe('Zip-Zap table runtime', () => {
     expect(state.pile.at(-1)).toMatchObject({ card: found.b, by: 'B' });
     expect(state.hands.A).toContain(found.a);
     expect(t.publisher.published).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'PLAY_REJECTED', player: 'A', card: null })]));
+    // A's lamp tells them to take the card back, then shows the game again.
+    expect(t.lamps.shown['seat-1']).toBe('error');
+    t.scheduler.advance(2500);
+    expect(t.lamps.shown['seat-1']).toBe('off');
   });
 
   it('turns the seat button into a ZAP call, checked by the engine', () => {
