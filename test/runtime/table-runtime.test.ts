@@ -157,6 +157,8 @@ describe('Zip-Zap table runtime', () => {
     t.scheduler.advance(30);
     const state = t.runtime.engineState() as ZipZapState;
     expect(state.pile.at(-1)).toMatchObject({ kind: 'ZAP', by: 'A' });
+    // The refused ZAP's error flash ends; then A's lamp shows that A is in control of the pause.
+    t.scheduler.advance(2500);
     expect(t.lamps.shown['seat-1']).toBe('on');
   });
 });
