@@ -34,7 +34,8 @@ export default tseslint.config(
   },
   {
     // The rules engines are pure: no clock, no timers, no process, no console (design principle 1).
-    files: ['controller/rules/**/*.ts'],
+    // The buzzer logic is pure in the same way (docs/buzzer.md).
+    files: ['controller/rules/**/*.ts', 'controller/buzzer/**/*.ts'],
     rules: {
       'no-restricted-globals': ['error',
         { name: 'Date', message: 'Rules are pure: time arrives inside actions (`at`).' },

@@ -11,16 +11,19 @@ export const LAYERS = {
   scenarios: ['rules'],
   protocol: [],
   hardware: ['protocol'],
+  // Pure buzzer logic; it uses only hardware/clock/arbitration.ts (pure) from the hardware layer.
+  buzzer: ['hardware'],
   config: ['rules'],
   persistence: ['rules'],
-  runtime: ['rules', 'hardware', 'protocol', 'persistence', 'config'],
-  transport: ['rules', 'runtime', 'config'],
+  runtime: ['rules', 'hardware', 'protocol', 'persistence', 'config', 'buzzer'],
+  transport: ['rules', 'runtime', 'config', 'buzzer'],
   cli: ['*'],
   app: ['*'],
+  bench: ['*'],
 };
 
 /** Layers that may import no package at all (only their own files). */
-const NO_PACKAGES = new Set(['rules']);
+const NO_PACKAGES = new Set(['rules', 'buzzer']);
 
 const controllerRoot = path.resolve(import.meta.dirname, '..', 'controller');
 

@@ -4,6 +4,7 @@
  */
 import type { TableConfig, ZaptableConfig } from '../config/index.ts';
 import type { SensorEvent, StationHealth, TableHardware } from '../hardware/interface.ts';
+import type { GameId } from '../rules/engine.ts';
 import { systemClock } from '../hardware/interface.ts';
 import { createSimulatedHardware, type SimulatedTable } from '../hardware/simulated/index.ts';
 import { BuzzerHub } from '../hardware/buzzer-hub/index.ts';
@@ -124,7 +125,8 @@ export class ControllerApp {
     for (const table of tables) if (table.mode !== 'buzzer') this.hosts.set(table.id, new TableHost(table, parts, deps));
     const buzzerPublisher = this.buildBuzzers(config, tables, { transport, onError, log });
     const simulated = this.simulated ? { simulated: this.simulated } : {};
-    registerRequestHandlers({ transport, hosts: this.hosts, lastSeq: (t) => publisher.lastSeq(t), ...simulated });
+    const buzzerStations = new Map([...this.buzzers].map(([id, b]) => [id, buzzerStationsOf(b.config)]));
+    registerRequestHandlers({ transport, hosts: this.hosts, lastSeq: (t) => publisher.lastSeq(t), buzzerStations, ...simulated });
     const buzzerRuntimes = new Map([...this.buzzers].map(([id, b]) => [id, b.runtime]));
     registerBuzzerHandlers({ transport, buzzers: buzzerRuntimes, lastSeq: (t) => buzzerPublisher.lastSeq(t) });
     await transport.start();
@@ -342,6 +344,15 @@ export class ControllerApp {
       driver.start();
       this.bots.push(driver);
     }
+  }
+
+  /**
+   * A game table's running game, read-only: the game, the event log's game id and the engine state (the
+   * omniscient truth, for tests and tools in this process; never published). Undefined for other tables.
+   */
+  tableState(tableId: string): { readonly game: GameId; readonly gameId: string; readonly state: unknown } | undefined {
+    const runtime = this.hosts.get(tableId)?.runtime;
+    return runtime && { game: runtime.options.game, gameId: runtime.currentGameId, state: runtime.engineState() };
   }
 
   /** Stops everything in reverse order; safe to call twice and after a failed start. */

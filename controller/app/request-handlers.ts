@@ -5,7 +5,7 @@
 import type { SimulatedTable } from '../hardware/simulated/index.ts';
 import type { ZappState } from '../rules/zapp-zerapp/index.ts';
 import type { RuntimeResult } from '../runtime/table-runtime.ts';
-import type { ControllerTransport, HandlerResult, RequestName } from '../transport/index.ts';
+import type { ControllerTransport, HandlerResult, RequestHandler, RequestName } from '../transport/index.ts';
 import { runSimulatorOp } from './simulator.ts';
 import type { TableHost } from './table-host.ts';
 
@@ -16,6 +16,8 @@ export interface HandlerDeps {
   readonly simulated?: SimulatedTable;
   /** The table's last published event number (the `seq` of `Applied` answers). */
   readonly lastSeq: (table: string) => number;
+  /** The stations of each buzzer table (its buzzers and the host's button), so `simulate` can press them. */
+  readonly buzzerStations?: ReadonlyMap<string, readonly string[]>;
 }
 
 function answer<N extends RequestName>(result: RuntimeResult, data: () => Parameters<typeof ok<N>>[0]): HandlerResult<N> {
@@ -33,45 +35,55 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
     if (!found) throw new Error(`no table ${table}`);
     return found;
   };
+  // Game requests on a table that runs no game (a buzzer table) are answered NOT_AVAILABLE, not a failure.
+  const on = <N extends RequestName>(name: N, handler: RequestHandler<N>): void => {
+    transport.onRequest(name, async (p, c) => (hosts.has(c.table)
+      ? handler(p, c)
+      : { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} runs no game: ${name} does not apply` }));
+  };
   const applied = (table: string) => ({ seq: deps.lastSeq(table) });
   const act = (table: string, action: Record<string, unknown> & { type: string }, by: string): RuntimeResult =>
     host(table).runtime.requestAction(action, by, false);
 
-  transport.onRequest('new-game', async (p, c) => {
+  on('new-game', async (p, c) => {
     const options = { ...(p.seed === undefined ? {} : { seed: p.seed }), ...(p.config ? { config: p.config } : {}) };
     const result = host(c.table).newGame({ game: p.game, players: p.players, ...options });
     return Promise.resolve(answer<'new-game'>(result, () => ({ ...applied(c.table), game: p.game })));
   });
-  transport.onRequest('action', async (p, c) => Promise.resolve(answer<'action'>(act(c.table, p.action, c.identity.id), () => applied(c.table))));
-  transport.onRequest('roll', async (p, c) => {
+  on('action', async (p, c) => Promise.resolve(answer<'action'>(act(c.table, p.action, c.identity.id), () => applied(c.table))));
+  on('roll', async (p, c) => {
     const result = act(c.table, { type: 'roll', ...(p.player === undefined ? {} : { player: p.player }) }, c.identity.id);
     const dice = (host(c.table).runtime.engineState() as Partial<ZappState>).dice ?? { d1: 0, d2: 0 };
     return Promise.resolve(answer<'roll'>(result, () => ({ ...applied(c.table), d1: dice.d1, d2: dice.d2 })));
   });
-  transport.onRequest('enter-dice', async (p, c) => Promise.resolve(answer<'enter-dice'>(
+  on('enter-dice', async (p, c) => Promise.resolve(answer<'enter-dice'>(
     act(c.table, { type: 'enter-dice', d1: p.d1, d2: p.d2, ...(p.player === undefined ? {} : { player: p.player }) }, c.identity.id),
     () => applied(c.table),
   )));
-  transport.onRequest('move', async (p, c) => Promise.resolve(answer<'move'>(act(c.table, { type: 'move', ...p }, c.identity.id), () => applied(c.table))));
-  transport.onRequest('declare-stuck', async (p, c) => Promise.resolve(answer<'declare-stuck'>(
+  on('move', async (p, c) => Promise.resolve(answer<'move'>(act(c.table, { type: 'move', ...p }, c.identity.id), () => applied(c.table))));
+  on('declare-stuck', async (p, c) => Promise.resolve(answer<'declare-stuck'>(
     act(c.table, { type: 'declare-stuck', ...(p.player === undefined ? {} : { player: p.player }) }, c.identity.id),
     () => applied(c.table),
   )));
-  transport.onRequest('next-round', async (_p, c) => Promise.resolve(answer<'next-round'>(act(c.table, { type: 'next-round' }, c.identity.id), () => applied(c.table))));
-  transport.onRequest('undo', async (p, c) => Promise.resolve(answer<'undo'>(host(c.table).runtime.undo(c.identity.id, p.reason), () => applied(c.table))));
-  transport.onRequest('correct', async (p, c) => Promise.resolve(answer<'correct'>(
+  on('next-round', async (_p, c) => Promise.resolve(answer<'next-round'>(act(c.table, { type: 'next-round' }, c.identity.id), () => applied(c.table))));
+  on('undo', async (p, c) => Promise.resolve(answer<'undo'>(host(c.table).runtime.undo(c.identity.id, p.reason), () => applied(c.table))));
+  on('correct', async (p, c) => Promise.resolve(answer<'correct'>(
     host(c.table).runtime.requestAction(p.action, `${c.identity.id}: ${p.reason}`, true),
     () => applied(c.table),
   )));
-  transport.onRequest('remove-station', async (p, c) => {
+  on('remove-station', async (p, c) => {
     const result = host(c.table).runtime.removeStation(p.station, c.identity.id);
     if (result.ok) await transport.table(c.table).clearHealth(p.station);
     return answer<'remove-station'>(result, () => ({ station: p.station }));
   });
   const simulated = deps.simulated;
   if (simulated) {
+    // Also for buzzer tables: the simulator panel presses their buttons.
     transport.onRequest('simulate', async (p, c) => {
-      const stations = host(c.table).config.seats.map((s) => s.station).concat(host(c.table).config.pileStation ?? []);
+      const game = hosts.get(c.table);
+      const stations = game === undefined ? deps.buzzerStations?.get(c.table)
+        : game.config.seats.map((s) => s.station).concat(game.config.pileStation ?? []);
+      if (stations === undefined) return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} has no simulated stations` };
       if (!stations.includes(p.station)) {
         return { ok: false, code: 'UNKNOWN_STATION', message: `${p.station} is not a station of table ${c.table}` };
       }

@@ -3,7 +3,7 @@
  * simulated stations send real protocol lines through the real serial driver.
  */
 import type { SimulatedTable } from '../hardware/simulated/index.ts';
-import type { Item } from '../runtime/registry/items.ts';
+import { ALL_ITEMS, type Item } from '../runtime/registry/items.ts';
 import { simulatedGrams, simulatedUid } from './simulated-items.ts';
 
 export type SimulatorOp = 'place' | 'lift' | 'tap' | 'press' | 'unplug' | 'plug' | 'reset';
@@ -14,14 +14,15 @@ export function runSimulatorOp(
   table: SimulatedTable, station: string, op: SimulatorOp, item?: Item, grams?: number,
 ): SimulatorResult {
   if (!table.names().includes(station)) return { ok: false, code: 'UNKNOWN_STATION', message: `no simulated station ${station}` };
-  const needsItem = op === 'place' || op === 'lift' || op === 'tap';
+  // `lift` without an item clears the pad (the simulator panel's Lift button: whatever lies there goes back).
+  const needsItem = op === 'place' || op === 'tap';
   if (needsItem && item === undefined) return { ok: false, code: 'ITEM_REQUIRED', message: `${op} needs an item` };
   switch (op) {
     case 'place':
       table.placeItem(station, { uid: simulatedUid(item as Item), grams: grams ?? simulatedGrams(item as Item) });
       return { ok: true };
     case 'lift':
-      table.liftItem(station, simulatedUid(item as Item));
+      for (const uid of item === undefined ? ALL_ITEMS.map(simulatedUid) : [simulatedUid(item)]) table.liftItem(station, uid);
       return { ok: true };
     case 'tap':
       table.tapCard(station, simulatedUid(item as Item));

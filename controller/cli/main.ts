@@ -37,6 +37,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'tare and calibrate each station with a known weight; learn barrel and stone weights',
     load: async () => import('./commands/calibrate.ts').then((m) => ({ help: m.calibrateHelp, run: m.calibrateCommand })),
   },
+  buzzer: {
+    summary: 'buzzer mode: export every press as CSV; replay a question\'s ranking to settle a dispute',
+    load: async () => import('./commands/buzzer.ts').then((m) => ({ help: m.buzzerHelp, run: m.buzzerCommand })),
+  },
   config: {
     summary: 'check a configuration file, print examples and the key reference',
     load: async () => import('./commands/config-check.ts').then((m) => ({ help: m.configHelp, run: m.configCommand })),
@@ -62,7 +66,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     load: async () => import('./commands/demo.ts').then((m) => ({ help: m.demoHelp, run: m.demoCommand })),
   },
   bench: {
-    summary: 'benchmarks that print figures (timing, eventlog, latency, dashboard)',
+    summary: 'benchmarks that print figures (timing, eventlog, latency, dashboard, buzzer)',
     load: async () => import('./commands/bench.ts').then((m) => ({ help: m.benchHelp, run: m.benchCommand })),
   },
 };

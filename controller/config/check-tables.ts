@@ -96,14 +96,31 @@ function checkTeams(table: Rec, t: number): ConfigError[] {
   return errors;
 }
 
-/** Every station a table reads (seats, then the pile station), with the path it is configured at. */
+/** Buzzer modes that need each other: auto-reset needs its delay; the delay alone would be silently ignored. */
+function checkBuzzerModes(table: Rec, t: number): ConfigError[] {
+  const buzzer = rec(table.buzzer);
+  const at = `tables.${t}.buzzer`;
+  if (buzzer.lockout === 'auto-reset' && buzzer.autoResetMs === null) {
+    return [configError('CONFIG_INVALID', `${at}.autoResetMs`, 'lockout: auto-reset needs autoResetMs (how long after a winner to re-arm)')];
+  }
+  if (buzzer.lockout !== 'auto-reset' && typeof buzzer.autoResetMs === 'number') {
+    return [configError('CONFIG_CONFLICT', `${at}.autoResetMs`, 'only with lockout: auto-reset (set lockout: auto-reset, or remove autoResetMs)')];
+  }
+  return [];
+}
+
+/** Every station a table reads (seats, then the pile station, then a buzzer host button), with its path. */
 function stationsOf(table: Rec, t: number): { value: string | undefined; path: string; label: string }[] {
   const label = `table "${text(table.id) ?? t}"`;
   const seats = list(table.seats).map((s, i) => {
     const path = `tables.${t}.seats.${i}.station`;
     return { value: text(rec(s).station), path, label: `${label} (${path})` };
   });
-  return [...seats, { value: text(table.pileStation), path: `tables.${t}.pileStation`, label: `${label} (its pile station)` }];
+  return [
+    ...seats,
+    { value: text(table.pileStation), path: `tables.${t}.pileStation`, label: `${label} (its pile station)` },
+    { value: text(rec(table.buzzer).hostStation), path: `tables.${t}.buzzer.hostStation`, label: `${label} (its host button)` },
+  ];
 }
 
 /** The cross-field checks of every table. `input` is what was written (before defaults), to see what was set. */
@@ -116,7 +133,7 @@ export function checkTables(config: unknown, input: unknown): ConfigError[] {
     const written = inputTables[t] ?? {};
     errors.push(...checkSeats(table, t, serial, written));
     if (isMode(table.mode)) errors.push(...checkModeKeys(written, t, table.mode));
-    if (table.mode === 'buzzer') errors.push(...checkTeams(table, t));
+    if (table.mode === 'buzzer') errors.push(...checkTeams(table, t), ...checkBuzzerModes(table, t));
   });
   // One station, one seat: across tables as within one (a station's events must belong to exactly one game).
   errors.push(...duplicates(tables.flatMap(stationsOf), 'station'));

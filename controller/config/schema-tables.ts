@@ -70,14 +70,37 @@ const Team = Section({
   }),
 }, { description: 'A team: several buzzers that answer together.' });
 
+const Points = Section({
+  correct: Type.Number({ default: 1, description: 'Points for a correct answer (to the team, or the contestant without one).' }),
+  wrong: Type.Number({ default: 0, description: 'Points for a wrong answer (negative to penalise).' }),
+}, { default: {}, description: 'Scoring when the host marks an answer.' });
+
 const Buzzer = Section({
-  penaltyMs: Ms({ default: 250, description: 'A press before the round is armed (false start) locks that buzzer out for this long.' }),
-  autoResetMs: Nullable(Ms({ description: '' }, 1), {
-    default: null, description: 'Re-arm automatically this long after a winner; null: a referee resets.',
+  penaltyMs: Ms({ default: 250, description: 'A press before the buzzers are live (false start) locks that buzzer out for this long after the press.' }),
+  lockout: Choice(['until-reset', 'auto-reset'] as const, {
+    default: 'until-reset',
+    description: '`until-reset`: the winner stays until the host resets or marks the answer; `auto-reset`: the next question is armed `autoResetMs` after a winner.',
   }),
+  autoResetMs: Nullable(Ms({ description: '' }, 1), {
+    default: null, description: 'With `lockout: auto-reset`: re-arm this long after a winner (required there, not allowed otherwise).',
+  }),
+  oneBuzzPerQuestion: Type.Boolean({
+    default: true, description: 'A contestant (a team, with team lockout) that buzzed cannot buzz again in the same question after a wrong answer.',
+  }),
+  teamLockout: Type.Boolean({ default: true, description: 'When one member of a team buzzes, the team\'s other buzzers are locked: only the team\'s first press ranks.' }),
+  readingTimerMs: Nullable(Ms({ description: '' }, 1), {
+    default: null, description: 'Buzzers go live this long after arming (the question is read meanwhile; a press then is a false start); null: live at once.',
+  }),
+  afterWrong: Choice(['rearm', 'stay'] as const, {
+    default: 'rearm', description: 'After an answer marked wrong: `rearm` the same question at once (the wrong one stays locked), or `stay` disarmed for the host.',
+  }),
+  points: Points,
+  hostStation: Type.Optional(StationId(
+    'A station (hub button or seat station) that is the host\'s button: it arms when idle, otherwise resets.', 'none',
+  )),
   sound: Type.Boolean({ default: true, description: 'Beep on the winner (the buzzer hub\'s piezo, or the dashboard).' }),
   teams: Type.Array(Team, { default: [], description: 'Teams; empty: every buzzer plays for itself.' }),
-}, { default: {}, description: 'Buzzer (lockout) mode. Only for `mode: buzzer`.' });
+}, { default: {}, description: 'Buzzer (lockout) mode (docs/buzzer.md). Only for `mode: buzzer`; names and colours come from `seats`.' });
 
 const Timing = Section({
   arbitrationWindowMs: Ms({

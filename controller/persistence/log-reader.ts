@@ -42,6 +42,8 @@ export class LogReader {
   private readonly stepsOfGame: Database.Statement<[number], { seq: number; kind: 'action' | 'correction'; payload: string; host_us: number | null }>;
   private readonly sensorsByTime: Database.Statement<[string, number, number], RawLogRow>;
   private readonly rowBySeq: Database.Statement<[number], RawLogRow>;
+  private readonly tableRowsOutsideGames: Database.Statement<[string, string, number], RawLogRow>;
+  private readonly tableIdList: Database.Statement<[], string>;
   private readonly snapshotsOfGame: Database.Statement<[number], { seq: number; action_count: number; state: string }>;
   private readonly lastSeqOfGame: Database.Statement<[number], number | null>;
   private readonly lastSeqAll: Database.Statement<[], number | null>;
@@ -60,6 +62,8 @@ export class LogReader {
     this.sensorsByTime = db.prepare(`SELECT * FROM log
       WHERE kind = 'sensor' AND table_id = ? AND host_us BETWEEN ? AND ? ORDER BY host_us, station, device_us, seq`);
     this.rowBySeq = db.prepare('SELECT * FROM log WHERE seq = ?');
+    this.tableIdList = db.prepare('SELECT DISTINCT table_id FROM log ORDER BY table_id').pluck() as Database.Statement<[], string>;
+    this.tableRowsOutsideGames = db.prepare('SELECT * FROM log WHERE table_id = ? AND game_id IS NULL AND kind = ? AND seq > ? ORDER BY seq');
     this.snapshotsOfGame = db.prepare('SELECT seq, action_count, state FROM snapshots WHERE game_id = ? ORDER BY seq DESC');
     this.lastSeqOfGame = db.prepare('SELECT max(seq) FROM log WHERE game_id = ?').pluck() as Database.Statement<[number], number | null>;
     this.lastSeqAll = db.prepare('SELECT max(seq) FROM log').pluck() as Database.Statement<[], number | null>;
@@ -91,6 +95,19 @@ export class LogReader {
   /** A table's sensor rows whose mapped time lies in [fromUs, toUs], in mapped-time order. */
   sensorsBetween(tableId: string, fromUs: number, toUs: number): LogRow[] {
     return this.sensorsByTime.all(tableId, fromUs, toUs).map(decodeRow);
+  }
+
+  /**
+   * A table's rows of one kind that belong to no game, after `afterSeq`, in log order. Buzzer mode has no
+   * rules engine and no game: its sessions and decisions are system rows of this kind (docs/buzzer.md).
+   */
+  tableRows(tableId: string, kind: LogKind, afterSeq = 0): LogRow[] {
+    return this.tableRowsOutsideGames.all(tableId, kind, afterSeq).map(decodeRow);
+  }
+
+  /** Every table id that logged anything. */
+  tableIds(): string[] {
+    return this.tableIdList.all();
   }
 
   row(seq: number): LogRow | undefined {

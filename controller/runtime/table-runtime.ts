@@ -73,8 +73,12 @@ export class TableRuntime {
   /** The state last published (by reference: engine states are immutable). */
   private publishedState: unknown;
 
+  /** Wall clock minus monotonic clock at construction, ms (see nowMs). */
+  private readonly wallOffsetMs: number;
+
   constructor(readonly options: TableRuntimeOptions, private readonly deps: TableRuntimeDeps) {
     this.engine = getEngine(options.game);
+    this.wallOffsetMs = deps.clock.wallMs() - deps.clock.nowUs() / 1000;
   }
 
   /** Continues a recovered game, or starts a new one. Throws only for a configuration the engine refuses. */
@@ -140,18 +144,27 @@ export class TableRuntime {
     this.state = setup.state;
     this.pendingEvents.push({ source: 'table', event: { type: 'NEW_GAME', game: this.options.game, players: this.options.players } });
     this.engineEvents(setup.events);
-    this.afterChange(this.deps.clock.nowUs() / 1000);
+    this.afterChange(this.nowMs());
     this.flush();
     return { ok: true, data: { gameId: this.gameId, seed } };
   }
 
-  /** A sensor event from the hardware. Logged first, whatever it turns out to mean. */
-  handleSensor(event: SensorEvent): void {
-    this.deps.log.sensor(this.options.tableId, this.gameId || null, event);
-    if (this.removedStations.has(event.station)) {
+  /**
+   * Game time in ms: the controller's monotonic clock shifted once to the wall clock, so times in the game
+   * (when a card landed) read as clock times on the dashboard and still never jump with NTP corrections.
+   */
+  private nowMs(): number {
+    return this.deps.clock.nowUs() / 1000 + this.wallOffsetMs;
+  }
+
+  /** A sensor event from the hardware. Logged first (with its raw times), whatever it turns out to mean. */
+  handleSensor(raw: SensorEvent): void {
+    this.deps.log.sensor(this.options.tableId, this.gameId || null, raw);
+    if (this.removedStations.has(raw.station)) {
       this.flush();
       return;
     }
+    const event = { ...raw, time: { ...raw.time, hostUs: raw.time.hostUs + this.wallOffsetMs * 1000 } };
     this.pads = updatePads(this.pads, event);
     const inputs = this.options.tableGame.onSensor(this.state, this.pads, event);
     for (const input of inputs) {
@@ -166,7 +179,7 @@ export class TableRuntime {
   requestAction(raw: unknown, by: string, asCorrection: boolean): RuntimeResult {
     const parsed = this.engine.parseAction(raw);
     if ('error' in parsed) return { ok: false, code: 'BAD_ACTION', message: parsed.error };
-    const action = parsed.at === undefined ? { ...parsed, at: this.deps.clock.nowUs() / 1000 } : parsed;
+    const action = parsed.at === undefined ? { ...parsed, at: this.nowMs() } : parsed;
     const result = this.apply(action);
     if (result.ok && asCorrection) {
       this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'enter', by, action });
@@ -265,7 +278,7 @@ export class TableRuntime {
     if (delay !== null) {
       this.cancelStuck = this.deps.scheduler.after(delay, () => {
         this.cancelStuck = undefined;
-        const now = this.deps.clock.nowUs() / 1000;
+        const now = this.nowMs();
         this.apply({ type: 'announce-stuck', at: now });
         this.afterChange(now);
         this.flush();

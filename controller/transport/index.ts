@@ -14,10 +14,13 @@ export { silentLogger, type LogFields, type TransportLogger } from './logger.ts'
 export { mosquittoAcl, isBrokerUsername, type BrokerAccount } from './mosquitto-acl.ts';
 export { MqttConnection, type ConnectionStats, type MqttConnectionOptions, type MqttTlsOptions } from './mqtt-connection.ts';
 export type {
-  Availability, BridgeTablesPayload, EventFields, GameStatePayload, HealthPayload, IdleStatePayload, JsonValue, PublicEvent,
-  PublicView, RequestEnvelope, ResponsePayload, StatePayload, TableEvent, Transaction,
+  Availability, BridgeTableEntry, BridgeTablesPayload, BuzzerStatePayload,
+  EventFields, GameStatePayload, HealthPayload, IdleStatePayload, JsonValue,
+  PublicBuzzerView, PublicEvent, PublicView, RequestEnvelope, ResponsePayload, StatePayload, TableEvent, Transaction,
 } from './payloads.ts';
-export { idleStateOf, publicEventOf, publicStateOf, tableEventOf, type PublishMeta } from './public-view.ts';
+export {
+  buzzerEventOf, buzzerStateOf, idleStateOf, publicEventOf, publicStateOf, tableEventOf, type PublishMeta,
+} from './public-view.ts';
 export { RequestDispatcher, type DispatcherStats, type RequestDispatcherOptions } from './request-dispatcher.ts';
 export { MIN_TOKEN_LENGTH, RequestTokens, type RequestToken } from './request-tokens.ts';
 export {

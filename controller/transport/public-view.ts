@@ -8,7 +8,11 @@ import type { GameId } from '../rules/engine.ts';
 import type { AnyEngine } from '../rules/games.ts';
 import { PUBLIC } from '../rules/common/viewer.ts';
 import { toPublicEvent, type ZipZapEvent } from '../rules/zip-zap/index.ts';
-import type { EventFields, GameStatePayload, IdleStatePayload, PublicEvent, PublicView, TableEvent } from './payloads.ts';
+import type { BuzzerEvent } from '../buzzer/types.ts';
+import type { BuzzerView } from '../buzzer/view.ts';
+import type {
+  BuzzerStatePayload, EventFields, GameStatePayload, IdleStatePayload, PublicBuzzerView, PublicEvent, PublicView, TableEvent,
+} from './payloads.ts';
 
 /** Where an event or state sits in the table's history. */
 export interface PublishMeta {
@@ -50,6 +54,16 @@ export function publicEventOf(game: GameId, event: unknown, meta: PublishMeta): 
       break;
   }
   return visible === null ? null : envelope(visible, meta);
+}
+
+/** The state of a buzzer table: its public view (buzzer mode hides nothing, but only the view is published). */
+export function buzzerStateOf(view: BuzzerView, meta: PublishMeta): BuzzerStatePayload {
+  return { mode: 'buzzer', seq: meta.seq, at: meta.at, buzzer: view as PublicBuzzerView };
+}
+
+/** A buzzer-mode event (docs/mqtt.md, "buzzer mode") with its envelope. */
+export function buzzerEventOf(event: BuzzerEvent, meta: PublishMeta): PublicEvent {
+  return envelope(event, meta);
 }
 
 /** A table runtime event (no hidden information by construction) with its envelope. */

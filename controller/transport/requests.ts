@@ -118,6 +118,23 @@ export const REQUESTS = {
     summary: 'Buzzer mode: clear the result and lockouts; disarmed.',
     params: Type.Object({}, strict),
   },
+  'buzzer/mark': {
+    role: 'referee',
+    summary: 'Buzzer mode: mark the winner\'s answer correct (points, question closed) or wrong (locked out; re-armed by default).',
+    params: Type.Object({ correct: Type.Boolean(), contestant: Type.Optional(Id) }, strict),
+  },
+  'buzzer/score': {
+    role: 'referee',
+    summary: 'Buzzer mode: add points to (or, negative, take them from) a team or a contestant without a team.',
+    params: Type.Object({
+      entrant: Id, delta: Type.Number({ minimum: -1_000_000, maximum: 1_000_000 }), reason: Type.Optional(Reason),
+    }, strict),
+  },
+  'buzzer/new-session': {
+    role: 'referee',
+    summary: 'Buzzer mode: start a new session (scores and question numbers from zero; the log keeps the old one).',
+    params: Type.Object({}, strict),
+  },
 } as const satisfies Record<string, RequestSpec>;
 
 export type RequestName = keyof typeof REQUESTS;
@@ -151,6 +168,9 @@ export interface RequestData {
   simulate: { readonly station: string };
   'buzzer/arm': Applied;
   'buzzer/reset': Applied;
+  'buzzer/mark': Applied;
+  'buzzer/score': Applied & { readonly total: number };
+  'buzzer/new-session': Applied;
 }
 
 // Every request has a data type and no data type lacks a request (a compile error otherwise).

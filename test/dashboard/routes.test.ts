@@ -49,7 +49,13 @@ beforeAll(async () => {
   });
   await controller.start();
   app = await makeApp();
-  await waitFor(async () => ((await json('/api/tables')).body.tables as unknown[]).length === 2 && (await json('/api/tables/t2/state')).body.state !== null, 'tables');
+  // Every retained message the tests read (tables, states, each station's health) must have reached the hub:
+  // on a loaded 2-core machine they arrive over several turns.
+  await waitFor(async () => {
+    const tables = (await json('/api/tables')).body.tables as { stations: unknown[] }[];
+    return tables.length === 2 && tables[0]?.stations.length === 2 && tables[1]?.stations.length === 3
+      && (await json('/api/tables/t2/state')).body.state !== null;
+  }, 'tables, states and stations');
 });
 
 afterAll(async () => {

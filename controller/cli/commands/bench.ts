@@ -7,6 +7,7 @@ import type { Output } from '../output.ts';
 import { benchEventLog } from '../../persistence/bench.ts';
 import { intOption, parse } from '../args.ts';
 import { benchLatencyCommand, benchLatencyHelp } from './bench-latency.ts';
+import { benchBuzzerCommand, benchBuzzerHelp } from './bench-buzzer.ts';
 import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
 import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
 
@@ -37,6 +38,11 @@ const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
     summary: 'clock sync and first-press arbitration vs host arrival order, on simulated stations',
     help: benchTimingHelp,
     run: benchTimingCommand,
+  },
+  buzzer: {
+    summary: 'buzzer mode: press → winner on a viewer latency, and the fairness table for stations and hub buttons',
+    help: benchBuzzerHelp,
+    run: benchBuzzerCommand,
   },
   dashboard: {
     summary: 'many tables publishing, many browser viewers: MQTT → viewer latency, server CPU and memory',

@@ -35,9 +35,10 @@ const COLUMNS = [
   'outcome', 'rank', 'tie_group', 'delay_us', 'reaction_us', 'false_start', 'reason', 'sensor_seq',
 ] as const;
 
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = String(value);
+function csvCell(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  // Mapped times, uncertainties and delays are fractional µs: 0.1 µs is far below any stamp's resolution.
+  const text = typeof value === 'number' ? String(Math.round(value * 10) / 10) : String(value);
   return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -54,12 +55,7 @@ export function pressCsv(rows: readonly PressRow[]): string {
 }
 
 function tablesWithSessions(log: EventLog): string[] {
-  const ids = new Set<string>();
-  for (const g of log.reader.games()) ids.add(g.tableId);
-  // Buzzer tables have no games: look at every table id that logged anything outside games.
-  const raw = log.reader.tableIdsOutsideGames?.() ?? [];
-  for (const id of raw) ids.add(id);
-  return [...ids].filter((id) => loggedSessions(log, id).length > 0);
+  return log.reader.tableIds().filter((id) => loggedSessions(log, id).length > 0);
 }
 
 function pickSession(log: EventLog, table: string | undefined, session: number | undefined): LoggedSession {
@@ -79,30 +75,43 @@ function replayOf(s: LoggedSession): SessionReplay {
   return replaySession(initialState(s.setup, first?.at ?? { hostUs: 0, wallMs: 0 }), s.actions);
 }
 
-const us = (n: number | null): string => (n === null ? '-' : n >= 10_000 ? `${(n / 1000).toFixed(3)} ms` : `${Math.round(n)} us`);
+function us(n: number | null): string {
+  if (n === null) return '-';
+  return n >= 10_000 ? `${(n / 1000).toFixed(3)} ms` : `${Math.round(n)} us`;
+}
+const r1 = (n: number): number => Math.round(n * 10) / 10;
 
 function replayLines(rows: readonly PressRow[], question: number): string[] {
   const lines: string[] = [];
   const rounds = [...new Set(rows.map((r) => r.round))];
   for (const round of rounds) {
-    const ranked = rows.filter((r) => r.round === round && r.rank !== null).sort((x, y) => (x.rank ?? 0) - (y.rank ?? 0));
+    const ranked = rows.filter((r) => r.round === round && r.rank !== null)
+      .sort((x, y) => (x.rank ?? 0) - (y.rank ?? 0) || x.mappedUs - y.mappedUs);
     lines.push(`question ${question}, round ${round}: ${ranked.length} ranked press(es)`);
     ranked.forEach((r, i) => {
       const tie = r.tieGroup === null ? '' : `  TIE group ${r.tieGroup}`;
       const raw = r.rawUs === null ? 'host-stamped' : `raw ${r.rawUs}, epoch ${r.epoch}`;
       lines.push(`  ${String(r.rank).padStart(2)}. ${r.contestant.padEnd(12)} +${us(r.delayUs)} behind, reaction ${us(r.reactionUs)}`
-        + `  mapped ${r.mappedUs} us ±${r.uncertaintyUs} us (${r.station}, ${raw})${tie}`);
+        + `  mapped ${r1(r.mappedUs)} us ±${r1(r.uncertaintyUs)} us (${r.station}, ${raw})${tie}`);
       const next = ranked[i + 1];
       if (next !== undefined) {
-        const a = { station: r.station, epoch: r.epoch, deviceUs: r.deviceUs, hostUs: r.mappedUs, uncertaintyUs: r.uncertaintyUs };
-        const b = { station: next.station, epoch: next.epoch, deviceUs: next.deviceUs, hostUs: next.mappedUs, uncertaintyUs: next.uncertaintyUs };
-        const c = compareEvents(r.source === 'host' ? { ...a, station: `${a.station}#a` } : a, next.source === 'host' ? { ...b, station: `${b.station}#b` } : b);
+        const timed = (x: PressRow) => ({
+          station: x.station, epoch: x.epoch, deviceUs: x.deviceUs, hostUs: x.mappedUs, uncertaintyUs: x.uncertaintyUs,
+        });
+        const a = timed(r);
+        const b = timed(next);
+        // Host-stamped presses share no device clock, even on one hub button (as in ranking.ts).
+        const c = compareEvents(
+          r.source === 'host' ? { ...a, station: `${a.station}#a` } : a, next.source === 'host' ? { ...b, station: `${b.station}#b` } : b,
+        );
         const verdict = c.order === 'tie' ? 'cannot be ordered (tie)' : c.order === 'before' ? 'ordered' : 'ordered the other way';
-        lines.push(`      vs ${next.contestant}: separation ${c.separationUs} us, combined uncertainty ${c.combinedUncertaintyUs} us -> ${verdict}`);
+        lines.push(`      vs ${next.contestant}: separation ${r1(c.separationUs)} us, combined uncertainty ${r1(c.combinedUncertaintyUs)} us`
+          + ` -> ${verdict}`);
       }
     });
     for (const r of rows.filter((x) => x.round === round && x.rank === null)) {
-      lines.push(`   -  ${r.contestant.padEnd(12)} ${r.outcome}${r.reason === null ? '' : ` (${r.reason})`}  mapped ${r.mappedUs} us ±${r.uncertaintyUs} us`);
+      const why = r.reason === null ? '' : ` (${r.reason})`;
+      lines.push(`   -  ${r.contestant.padEnd(12)} ${r.outcome}${why}  mapped ${r1(r.mappedUs)} us ±${r1(r.uncertaintyUs)} us`);
     }
   }
   return lines;

@@ -20,7 +20,8 @@ game in progress continues where it stopped at the next start.
                     one: the built-in demo). Check it first with \`zaptable config check FILE\`.
   --no-dashboard    do not start the dashboard`;
 
-async function dashboardFor(options: DashboardStartOptions) {
+/** The dashboard as `zaptable start` runs it (exported for the dashboard's end-to-end tests). */
+export async function dashboardFor(options: DashboardStartOptions) {
   const { config } = options;
   return startDashboard({
     host: config.dashboard.host,

@@ -97,7 +97,13 @@ export function placementIntents(state: ZappState, pads: Pads, ctx: ZappTableCon
     }
     if (ctx.weights) {
       const check = crossCheckBarrel(ctx.weights, value, pad.grams);
-      if (!check.ok) out.push({ kind: 'notice', code: 'WEIGHT_MISMATCH', message: check.message, station, player });
+      // Published before the reveal, so the notice must not name the barrel or its stone count (principle 2).
+      if (!check.ok) {
+        out.push({
+          kind: 'notice', code: 'WEIGHT_MISMATCH', station, player,
+          message: `the barrel on ${station} does not weigh what its tag says: check its filling and label after the round`,
+        });
+      }
     }
     out.push(action({ type: 'place', player, barrel: value, at }));
   }

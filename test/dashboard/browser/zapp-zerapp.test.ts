@@ -1,19 +1,23 @@
 /**
- * A whole Zapp Zerapp round in a real browser: a new game from the referee page (refused without the token,
- * then accepted), the roll and the barrels through the simulator panel, the reveal, every move picked on the
- * referee page, and at each step what a viewer's page shows. Before the reveal neither the viewer's page nor
- * any WebSocket frame it received may hold a placed barrel's number (or its weight).
+ * A whole Zapp Zerapp round in a real browser against the real controller (`ControllerApp`: event log, embedded
+ * broker, the simulated table read by the real serial driver, the table runtime; bots off): a new game from the
+ * referee page (refused without the token — nothing reaches the broker, the running game is untouched — then
+ * accepted), the roll and the barrels through the simulator panel (the seat button, tags and settling weights),
+ * the reveal the table does by itself, every move picked on the referee page, and at each step what a viewer's
+ * page shows. Before the reveal neither the viewer's page nor any WebSocket frame it received may hold a placed
+ * barrel's number (or its weight).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { SIMULATED_WEIGHTS } from '../../../controller/app/simulated-items.ts';
+import { startRealHarness, type RealHarness } from '../support/real-harness.ts';
 import { waitFor } from '../support/wait.ts';
 import { launchBrowser, openPage, screenshot, valuesOfKey, type WatchedPage } from './support.ts';
 
 const TABLE = 'zz';
 const PLAYERS = ['ana', 'ben', 'cy'] as const;
 
-let harness: Harness;
+let harness: RealHarness;
 let browser: Browser;
 let viewer: WatchedPage;
 let referee: WatchedPage;
@@ -28,7 +32,7 @@ interface Omniscient {
   reveal: { moveOrder: string[] } | null;
 }
 
-const omni = (): Omniscient => harness.controller.omniscient(TABLE) as unknown as Omniscient;
+const omni = (): Omniscient => harness.omniscient(TABLE) as unknown as Omniscient;
 
 async function text(page: Page, selector: string): Promise<string> {
   return (await page.locator(selector).first().textContent({ timeout: 10_000 })) ?? '';
@@ -58,6 +62,9 @@ async function control(page: Page, what: string, act: () => Promise<void>): Prom
 /** Console errors other than the refused control (the browser logs the 401 of that fetch). */
 const unexpected = (errors: readonly string[]): string[] => errors.filter((e) => !e.includes('401'));
 
+/** What a barrel weighs on the simulated table (controller/app/simulated-items.ts). */
+const gramsOf = (value: number): number => SIMULATED_WEIGHTS.emptyGrams + SIMULATED_WEIGHTS.stoneGrams * value;
+
 /** Nothing the viewer has received or shows may tell a placed barrel's number before the reveal. */
 async function expectNoBarrelValues(values: readonly number[]): Promise<void> {
   const html = await viewer.page.content();
@@ -65,6 +72,8 @@ async function expectNoBarrelValues(values: readonly number[]): Promise<void> {
   for (const v of values) expect(html).not.toMatch(new RegExp(`barrel ${v}\\b`));
   expect(viewer.frames.length).toBeGreaterThan(0);
   for (const frame of viewer.frames) {
+    // Notices and messages too (e.g. a weight cross-check naming the barrel).
+    for (const v of values) expect(frame).not.toMatch(new RegExp(`barrel ${v}\\b`));
     const json = JSON.parse(frame) as unknown;
     expect(valuesOfKey(json, 'secret')).toEqual([]);
     expect(valuesOfKey(json, 'barrels')).toEqual([]);
@@ -73,7 +82,7 @@ async function expectNoBarrelValues(values: readonly number[]): Promise<void> {
     for (const barrel of valuesOfKey(json, 'barrel')) expect(values).not.toContain(barrel);
     for (const pad of valuesOfKey(json, 'pad') as { grams: number | null; tag: { label: string } | null }[]) {
       for (const v of values) {
-        expect(pad.grams).not.toBe(9 + v * 7.5);
+        if (pad.grams !== null) expect(Math.abs(pad.grams - gramsOf(v))).toBeGreaterThan(2);
         expect(pad.tag?.label ?? '').not.toBe(`barrel ${v}`);
       }
     }
@@ -91,21 +100,25 @@ async function expectBoardMatches(): Promise<void> {
   }, 'the board to match the game');
 }
 
+const seatOf = (player: string): number => PLAYERS.indexOf(player as never) + 1;
+
 beforeAll(async () => {
-  harness = await startHarness({ tables: [{ id: TABLE, name: 'Zapp Zerapp table', game: 'zapp-zerapp', players: [...PLAYERS], startGame: false }] });
+  // The table starts with a basic game (seed 5) running, as a real table does; the test replaces it.
+  harness = await startRealHarness({ tables: [{ id: TABLE, name: 'Zapp Zerapp table', game: 'zapp-zerapp', players: [...PLAYERS], seed: 5 }] });
   browser = await launchBrowser();
   viewer = await openPage(browser, `${harness.dashboardUrl}/#/table/${TABLE}`);
   referee = await openPage(browser, `${harness.dashboardUrl}/#/table/${TABLE}/referee`);
-});
+}, 60_000);
 
 afterAll(async () => {
   await browser.close();
   await harness.stop();
 });
 
-describe('a Zapp Zerapp round in the browser', () => {
-  it('shows an idle table and refuses a new game without the token', async () => {
-    await waitText(viewer.page, '[data-testid=no-game]', 'No game is running');
+describe('a Zapp Zerapp round in the browser, on the real controller', () => {
+  it('shows the running game and refuses a new game without the token: nothing reaches the broker, nothing changes', async () => {
+    await waitText(viewer.page, '[data-testid=phase]', 'Round 1 · Roll the dice');
+    const before = harness.tableState(TABLE);
     const page = referee.page;
     await page.getByLabel('seat 3 player').fill('cy');
     await page.locator('#ng-variant').selectOption('PRO');
@@ -113,31 +126,42 @@ describe('a Zapp Zerapp round in the browser', () => {
     await page.getByRole('button', { name: 'Start new game' }).click();
     await page.locator('#confirm-ok').click();
     await waitText(page, '[data-testid=result]', 'UNAUTHORIZED');
-    expect(harness.controller.received.filter((r) => r.name === 'new-game')).toEqual([]);
+    // The observer has seen every request message at the broker since start-up: none at all.
+    expect(harness.requests).toEqual([]);
+    const after = harness.tableState(TABLE);
+    expect(after.gameId).toBe(before.gameId);
+    expect(after.state).toBe(before.state);
+    expect((harness.omniscient(TABLE) as { config: { variant: string } }).config.variant).toBe('BASIC');
   });
 
   it('starts the game with the token', async () => {
     const page = referee.page;
+    const before = harness.tableState(TABLE).gameId;
     await page.locator('#token').fill(harness.token);
     await page.getByRole('button', { name: 'Use token' }).click();
     await control(page, 'new game', async () => {
       await page.getByRole('button', { name: 'Start new game' }).click();
       await page.locator('#confirm-ok').click();
     });
+    // The observer proves it sees requests: this one reached the broker, with the form's parameters.
+    expect(harness.requests.map((r) => r.name)).toEqual(['new-game']);
+    expect(harness.requests[0]?.body).toMatchObject({ game: 'zapp-zerapp', players: [...PLAYERS], seed: 11, config: { variant: 'PRO' } });
+    expect(harness.tableState(TABLE).gameId).not.toBe(before);
+    expect((harness.omniscient(TABLE) as { config: { variant: string } }).config.variant).toBe('PRO');
     await waitText(viewer.page, '[data-testid=phase]', 'Roll the dice');
     expect(await text(viewer.page, '[data-testid=magic]')).toBe('—');
     await expectBoardMatches();
     await screenshot(referee.page, 'referee');
   });
 
-  it('rolls from the simulator panel and shows the dice and the magic number', async () => {
+  it('rolls with the roller\'s seat button from the simulator panel and shows the dice and the magic number', async () => {
     await referee.page.goto(`${harness.dashboardUrl}/#/table/${TABLE}/simulator`);
     const roller = omni().roller;
-    await control(referee.page, `seat-${PLAYERS.indexOf(roller as never) + 1}: press`, async () => {
+    await control(referee.page, `seat-${seatOf(roller)}: press`, async () => {
       await referee.page.locator(`section[data-seat="${roller}"] button[data-op="press"]`).click();
     });
-    const magic = omni().magic;
-    expect(magic).not.toBeNull();
+    // The press travels as a real BTN+ line through the serial driver: wait for the table to roll.
+    const magic = await waitFor(() => omni().magic ?? undefined, 'the roll');
     await waitText(viewer.page, '[data-testid=magic]', String(magic));
     await waitText(viewer.page, '[data-testid=phase]', 'Choose and place a barrel');
   });
@@ -155,21 +179,27 @@ describe('a Zapp Zerapp round in the browser', () => {
       });
       placed.push(value);
       if (i < PLAYERS.length - 1) {
+        // Placed once the tag is read and the weight has settled on the pad.
         await waitText(viewer.page, `[data-testid=placed-${player}]`, 'barrel placed');
         for (const other of PLAYERS.slice(i + 1)) expect(await text(viewer.page, `[data-testid=placed-${other}]`)).not.toContain('placed');
         await expectNoBarrelValues(placed);
       }
     }
     await screenshot(referee.page, 'simulator');
-    // The last barrel triggers the reveal.
+    // The last barrel triggers the reveal, which the table does by itself.
     await waitText(viewer.page, '[data-testid=revealed-ana]', `barrel ${magic} ✓ success`);
     expect(await text(viewer.page, '[data-testid=revealed-ben]')).toContain('barrel 1 ✓ success');
     expect(await text(viewer.page, '[data-testid=revealed-cy]')).toContain('barrel 13 ✗ failed');
     expect(await text(viewer.page, '[data-testid=move-order]')).toContain('ana → ben');
+    expect(omni().reveal?.moveOrder).toEqual(['ana', 'ben']);
   });
 
   it('lists the legal moves and highlights the chosen one on the board', async () => {
     await waitText(viewer.page, '[data-testid=move-list]', ':');
+    const legal = harness.legalActions(TABLE).filter((a) => a.type === 'move') as unknown as { piece: string }[];
+    const offered: (string | null)[] = [];
+    for (const button of await viewer.page.locator('[data-testid=move-list] button.move').all()) offered.push(await button.getAttribute('data-piece'));
+    expect(new Set(offered)).toEqual(new Set(legal.map((m) => m.piece)));
     const first = viewer.page.locator('[data-testid=move-list] button.move').first();
     await first.click();
     expect(await viewer.page.locator('.field.landing, .home.landing').count()).toBe(1);
@@ -196,6 +226,38 @@ describe('a Zapp Zerapp round in the browser', () => {
     await expectBoardMatches();
     expect(unexpected(viewer.errors)).toEqual([]);
     expect(unexpected(referee.errors)).toEqual([]);
+  });
+
+  it('rolls round 2 only once the barrels are back off the pads', async () => {
+    await referee.page.goto(`${harness.dashboardUrl}/#/table/${TABLE}/simulator`);
+    const roller = omni().roller;
+    const press = async (): Promise<void> => {
+      await control(referee.page, `seat-${seatOf(roller)}: press`, async () => {
+        await referee.page.locator(`section[data-seat="${roller}"] button[data-op="press"]`).click();
+      });
+    };
+    const notices = (): number => viewer.frames.filter((f) => f.includes('"PADS_NOT_CLEAR"')).length;
+    await press();
+    // The table heard the button and said why it does not roll: the barrels still lie on the pads.
+    await waitFor(() => notices() > 0, 'the PADS_NOT_CLEAR notice');
+    expect(omni().phase).toBe('ROLL');
+    for (const player of PLAYERS) {
+      await control(referee.page, `${player}: lift`, async () => {
+        await referee.page.locator(`section[data-seat="${player}"] button[data-op="lift"]`).click();
+      });
+    }
+    // The tags leave after two missed polls and the weights settle back: wait for the table to see clear
+    // pads (a press before that is refused again), then roll.
+    const rolled = (): boolean => omni().phase !== 'ROLL';
+    await waitFor(async () => {
+      if (rolled()) return true;
+      const seen = notices();
+      await press();
+      await waitFor(() => rolled() || notices() > seen, 'the press to be heard');
+      return rolled();
+    }, 'the round 2 roll');
+    await waitText(viewer.page, '[data-testid=magic]', String(omni().magic));
+    await waitText(viewer.page, '[data-testid=phase]', 'Round 2 · Choose and place a barrel');
   });
 
   it('shows the overview, the health page and a phone-sized game page', async () => {

@@ -1,6 +1,6 @@
 /**
- * A stand-in for the zaptable controller, for the dashboard's tests until the composition root (`zaptable
- * start`) exists: it logs in to the broker as the controller, publishes what the controller publishes (bridge
+ * A stand-in for the zaptable controller, for the dashboard's route and live tests (the browser tests run the
+ * real `ControllerApp`: real-harness.ts): it logs in to the broker as the controller, publishes what the controller publishes (bridge
  * status and tables, per table status, the engines' real public views through `publicStateOf`, public events
  * through `publicEventOf`, station health with a pad reading) and answers requests exactly once, with the
  * token checked, by applying engine actions. `simulate` requests play the part of the simulated table: a

@@ -2,9 +2,9 @@
  * Everything the dashboard needs, on one machine, for its tests: the embedded broker (real aedes, logins and
  * role ACLs) on a free port, the fake controller publishing real engine views, and the dashboard itself.
  *
- * `startHarness()` returns `{dashboardUrl, stop}` (plus handles for assertions). When `zaptable start` exists,
- * a harness with the same shape can start that pipeline instead; the browser tests only use `dashboardUrl`,
- * `token`, `stop` and the omniscient views for the hidden-information checks.
+ * `startHarness()` returns `{dashboardUrl, stop}` (plus handles for assertions). The route and live tests use
+ * it (they need to script the controller's answers: delays, idle tables); the browser tests run the real
+ * controller instead (real-harness.ts).
  */
 import { EmbeddedBroker } from '../../../controller/transport/embedded-broker.ts';
 import { startDashboard, type RunningDashboard } from '../../../dashboard/server/server.ts';

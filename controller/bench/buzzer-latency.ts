@@ -1,0 +1,167 @@
+/**
+ * The latency half of `zaptable bench buzzer`: a press at the device → the winner shown to a connected MQTT
+ * viewer. Assembled in-process as the composition root does for a buzzer table: SQLite event log in a
+ * temporary folder → embedded broker → the real serial driver reading two simulated seat stations (the
+ * simulated USB-serial link's default delays: 1 ms USB frames, the chip's 1 ms flush, 115200 baud) → the
+ * buzzer runtime with the app's log and publisher adapters → an MQTT subscriber with a `viewer` login on
+ * `<base>/<table>/state` (the dashboard's server is such a subscriber; its WebSocket hop to a browser is not
+ * included).
+ *
+ * Each sample: reset, arm, wait 100–300 ms, press seat-1's button *now* (the simulated firmware stamps the
+ * edge at once), and time until the first state with a winner for that question reaches the viewer. The
+ * interval includes the firmware's 5 ms debounce, the link, the driver, the arbitration window the runtime
+ * waits on purpose (`arbitrationWindowMs` + twice the press's uncertainty, capped), the log commit and MQTT.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { connectAsync } from 'mqtt';
+import { buzzerLogOf } from '../app/buzzer-log.ts';
+import { buzzerPublisherOf } from '../app/buzzer-publisher.ts';
+import { BUZZER_DEFAULTS } from '../buzzer/index.ts';
+import { systemClock } from '../hardware/interface.ts';
+import { silentLogger } from '../hardware/serial/logger.ts';
+import { createSimulatedHardware } from '../hardware/simulated/index.ts';
+import { EventLog } from '../persistence/index.ts';
+import { BuzzerRuntime } from '../runtime/buzzer/buzzer-runtime.ts';
+import { realScheduler } from '../runtime/ports.ts';
+import { ControllerTransport, EmbeddedBroker } from '../transport/index.ts';
+
+export interface BuzzerLatencyFigures {
+  readonly samples: number;
+  readonly lost: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  readonly arbitrationWindowMs: number;
+}
+
+const secret = (): string => randomBytes(18).toString('base64url');
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+}
+
+export async function runBuzzerLatency(
+  samples: number, arbitrationWindowMs: number, onProgress: (text: string) => void,
+): Promise<BuzzerLatencyFigures> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  try {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-bench-buzzer-'));
+    cleanups.push(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const opened = EventLog.open(path.join(dir, 'events.db'));
+    if (!opened.ok) throw new Error(`event log: ${opened.message}`);
+    const log = opened.log;
+    cleanups.push(() => {
+      log.close();
+    });
+    const controller = { username: 'zaptable', password: secret(), role: 'controller' as const };
+    const viewer = { username: 'viewer', password: secret(), role: 'viewer' as const };
+    const broker = new EmbeddedBroker({ baseTopic: 'zaptable', users: [controller, viewer], port: 0, host: '127.0.0.1' });
+    const url = `mqtt://127.0.0.1:${await broker.start()}`;
+    cleanups.push(async () => broker.close());
+    const sim = createSimulatedHardware({
+      stations: [{ id: 'seat-1' }, { id: 'seat-2' }], stationDefaults: { bootloaderMs: 0 }, driver: { logger: silentLogger },
+    });
+    cleanups.push(async () => {
+      await sim.hardware.stop();
+      sim.table.stop();
+    });
+    const transport = new ControllerTransport({
+      url, username: controller.username, password: controller.password, baseTopic: 'zaptable', tables: ['bench'], tokens: [],
+    });
+    cleanups.push(async () => transport.stop());
+    const publisher = buzzerPublisherOf({ transport, nowMs: () => Date.now(), onError: () => undefined });
+    const runtime = new BuzzerRuntime({
+      tableId: 'bench', sound: false,
+      setup: {
+        ...BUZZER_DEFAULTS, arbitrationWindowMs, teams: [],
+        contestants: [
+          { id: 'ana', name: 'Ana', colour: null, station: 'seat-1', team: null },
+          { id: 'ben', name: 'Ben', colour: null, station: 'seat-2', team: null },
+        ],
+      },
+    }, {
+      log: buzzerLogOf(log), publisher, clock: systemClock, scheduler: realScheduler,
+      lamps: { setLamp: (station, pattern) => void sim.hardware.setLamp(station, pattern) },
+    });
+    cleanups.push(() => {
+      runtime.stop();
+    });
+    sim.hardware.onEvent((e) => {
+      runtime.handleSensor(e);
+    });
+    await transport.start();
+    runtime.start();
+    await sim.hardware.start();
+
+    const subscriber = await connectAsync(url, {
+      protocolVersion: 4, username: viewer.username, password: viewer.password, clientId: `bench-buzzer-${process.pid}`, reconnectPeriod: 0,
+    });
+    cleanups.push(async () => subscriber.endAsync(true));
+    (subscriber.stream as Partial<Pick<Socket, 'setNoDelay'>>).setNoDelay?.(true);
+    let waiting: { question: number; resolve: (atMs: number) => void } | undefined;
+    subscriber.on('message', (_topic, payload) => {
+      const state = JSON.parse(payload.toString()) as { mode?: string; buzzer?: { question: number; winners: string[] } };
+      const w = waiting;
+      if (w !== undefined && state.buzzer?.question === w.question && state.buzzer.winners.length > 0) {
+        waiting = undefined;
+        w.resolve(performance.now());
+      }
+    });
+    await subscriber.subscribeAsync('zaptable/bench/state', { qos: 1 });
+    // Clock sync needs a few pings before presses map tightly.
+    await sleep(2500);
+
+    const latencies: number[] = [];
+    let lost = 0;
+    const warmUp = Math.ceil(samples / 10);
+    for (let i = 0; i < samples + warmUp; i++) {
+      runtime.reset('bench');
+      runtime.arm('bench');
+      await sleep(100 + (i % 5) * 50);
+      const question = runtime.current.question;
+      const shown = new Promise<number | undefined>((resolve) => {
+        const timer = setTimeout(() => {
+          waiting = undefined;
+          resolve(undefined);
+        }, 2000);
+        waiting = {
+          question, resolve: (at) => {
+            clearTimeout(timer);
+            resolve(at);
+          },
+        };
+      });
+      const pressedAt = performance.now();
+      sim.table.pressButton('seat-1', { holdMs: 50 });
+      const at = await shown;
+      if (i >= warmUp) {
+        if (at === undefined) lost++;
+        else latencies.push(at - pressedAt);
+      }
+      if (i % 20 === 0) onProgress(`latency ${i}/${samples + warmUp}`);
+      await sleep(60);
+    }
+    latencies.sort((a, b) => a - b);
+    return {
+      samples: latencies.length, lost, arbitrationWindowMs,
+      p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), maxMs: latencies.at(-1) ?? NaN,
+    };
+  } finally {
+    for (const fn of cleanups.reverse()) {
+      try {
+        await fn();
+      } catch {
+        // keep cleaning up
+      }
+    }
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The real pipeline for the dashboard's end-to-end tests: `ControllerApp` (the composition root of `zaptable
+ * start`: SQLite event log in a temporary directory, embedded aedes broker, the simulated table read through
+ * the real serial driver, the table runtimes, the request handlers) with the dashboard started exactly as
+ * `zaptable start` starts it. Only the physical world is played by the test (the simulator panel's requests);
+ * bots are off.
+ *
+ * Besides `dashboardUrl`, `token` and `stop`, it gives the tests the truth to compare pages with (the
+ * omniscient view and the legal actions, computed from the controller's engine state) and an independent
+ * request observer: an MQTT client logged in with the controller's account under its own client id, recording
+ * every request message that reached the broker, so "a control without the token changes nothing" is proven
+ * at the broker, not by trusting the dashboard.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { connect, type MqttClient } from 'mqtt';
+import { ControllerApp } from '../../../controller/app/controller-app.ts';
+import { dashboardFor } from '../../../controller/cli/commands/start.ts';
+import { validateConfig, type ZaptableConfig } from '../../../controller/config/index.ts';
+import { OMNISCIENT } from '../../../controller/rules/common/viewer.ts';
+import type { BaseAction, GameId } from '../../../controller/rules/engine.ts';
+import { getEngine } from '../../../controller/rules/games.ts';
+import { waitFor } from './wait.ts';
+
+export const REAL_BASE = 'zt-e2e';
+export const REAL_TOKEN = 'e2e-referee-token-0123456789';
+const CONTROLLER = { username: 'e2e-controller', password: 'e2e-controller-pass' };
+const DASHBOARD = { username: 'e2e-dashboard', password: 'e2e-dashboard-pass' };
+
+export interface RealTableSpec {
+  readonly id: string;
+  readonly name?: string;
+  readonly game: GameId;
+  /** Seat ids in order; seat N reads the simulated station `seat-N`. */
+  readonly players: readonly string[];
+  readonly seed?: number | string;
+  /** The engine's options (`tables.N.rules`). */
+  readonly rules?: Readonly<Record<string, unknown>>;
+}
+
+/** A request message as the broker delivered it to the observer. */
+export interface ObservedRequest {
+  readonly table: string;
+  readonly name: string;
+  readonly body: Record<string, unknown>;
+}
+
+export interface TableTruth {
+  readonly game: GameId;
+  readonly gameId: string;
+  /** The engine state (immutable: a new object after every change). */
+  readonly state: unknown;
+}
+
+export interface RealHarness {
+  readonly dashboardUrl: string;
+  readonly brokerUrl: string;
+  readonly token: string;
+  readonly app: ControllerApp;
+  /** Every request message that reached the broker, in order. */
+  readonly requests: readonly ObservedRequest[];
+  tableState(table: string): TableTruth;
+  /** `getEngine(game).view(state, {role: 'omniscient'})`: what no page may show before its time. */
+  omniscient(table: string): Record<string, unknown>;
+  legalActions(table: string): BaseAction[];
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        resolve(typeof address === 'object' && address !== null ? address.port : 0);
+      });
+    });
+  });
+}
+
+/** The configuration, built as a file would be and validated by the same `validateConfig` as `zaptable start`. */
+function configFor(tables: readonly RealTableSpec[], dir: string, ports: { mqtt: number; http: number }): ZaptableConfig {
+  const result = validateConfig({
+    tables: tables.map((t) => ({
+      id: t.id, name: t.name ?? t.id, mode: t.game, seats: t.players.map((id) => ({ id })),
+      ...(t.seed === undefined ? {} : { seed: t.seed }), ...(t.rules === undefined ? {} : { rules: t.rules }),
+    })),
+    hardware: { kind: 'simulated', simulated: { bots: false, pileStation: false } },
+    mqtt: { baseTopic: REAL_BASE, embedded: { host: '127.0.0.1', port: ports.mqtt }, controller: CONTROLLER },
+    dashboard: { host: '127.0.0.1', port: ports.http, token: REAL_TOKEN, mqtt: DASHBOARD },
+    // validateConfig does not resolve paths (loadConfig does): absolute ones here.
+    storage: {
+      directory: dir, database: path.join(dir, 'zaptable.db'), registry: path.join(dir, 'tags.json'),
+      calibration: path.join(dir, 'calibration.json'),
+    },
+    log: { level: 'warn' },
+  });
+  if (!result.ok) throw new Error(`test config: ${JSON.stringify(result.errors)}`);
+  return result.config;
+}
+
+/** The observer: the controller's account, its own client id; requests and station health. */
+async function startObserver(brokerUrl: string): Promise<{
+  client: MqttClient; requests: ObservedRequest[]; online: Map<string, boolean>;
+}> {
+  const client = connect(brokerUrl, {
+    ...CONTROLLER, clientId: `e2e-request-observer-${process.pid}-${Date.now()}`, protocolVersion: 4, reconnectPeriod: 0,
+  });
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', () => {
+      resolve();
+    });
+    client.once('error', reject);
+  });
+  const requests: ObservedRequest[] = [];
+  const online = new Map<string, boolean>();
+  client.on('message', (topic, payload) => {
+    const levels = topic.slice(REAL_BASE.length + 1).split('/');
+    const [table = '', kind, ...rest] = levels;
+    const text = payload.toString('utf8');
+    if (kind === 'request') {
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        body = { unparsed: text };
+      }
+      requests.push({ table, name: rest.join('/'), body });
+    } else if (kind === 'health' && text !== '') {
+      const health = JSON.parse(text) as { station: string; online: boolean };
+      online.set(health.station, health.online);
+    }
+  });
+  const granted = await client.subscribeAsync([`${REAL_BASE}/+/request/#`, `${REAL_BASE}/+/health/+`], { qos: 1 });
+  if (granted.some((g) => g.qos === 128)) throw new Error(`observer subscription refused: ${JSON.stringify(granted)}`);
+  return { client, requests, online };
+}
+
+interface Started {
+  readonly config: ZaptableConfig;
+  readonly app: ControllerApp;
+  readonly brokerUrl: string;
+  readonly dashboardUrl: string;
+}
+
+async function startOnce(tables: readonly RealTableSpec[], dir: string): Promise<Started> {
+  const config = configFor(tables, dir, { mqtt: await freePort(), http: await freePort() });
+  const lines: string[] = [];
+  const app = new ControllerApp({
+    config,
+    say: (line) => {
+      lines.push(line);
+    },
+    dashboard: dashboardFor,
+  });
+  try {
+    const started = await app.start();
+    if (started.dashboardUrl === undefined) throw new Error('the dashboard did not start');
+    return { config, app, brokerUrl: started.brokerUrl, dashboardUrl: started.dashboardUrl };
+  } catch (error) {
+    throw new Error(`controller did not start: ${(error as Error).message}\n${lines.join('\n')}`, { cause: error });
+  }
+}
+
+export async function startRealHarness(options: { readonly tables: readonly RealTableSpec[] }): Promise<RealHarness> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-dashboard-e2e-'));
+  let started: Started | undefined;
+  // A free port can be taken between the probe and the bind by another test file: try again with new ones.
+  for (let attempt = 1; started === undefined; attempt++) {
+    try {
+      started = await startOnce(options.tables, dir);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+  const { config, app, brokerUrl, dashboardUrl } = started;
+  const observer = await startObserver(brokerUrl);
+  // The stations boot (bootloader, banner, handshake) before a press or a tag can be read.
+  const stations = config.tables.flatMap((t) => t.seats.map((s) => s.station));
+  await waitFor(() => stations.every((s) => observer.online.get(s) === true), `stations ${stations.join(', ')} online`, 20_000);
+  const truth = (table: string): TableTruth => {
+    const t = app.tableState(table);
+    if (t === undefined) throw new Error(`no game table ${table}`);
+    return t;
+  };
+  return {
+    dashboardUrl, brokerUrl, token: REAL_TOKEN, app, requests: observer.requests,
+    tableState: truth,
+    omniscient: (table) => {
+      const { game, state } = truth(table);
+      return getEngine(game).view(state, OMNISCIENT) as Record<string, unknown>;
+    },
+    legalActions: (table) => {
+      const { game, state } = truth(table);
+      return getEngine(game).legalActions(state);
+    },
+    stop: async () => {
+      await observer.client.endAsync();
+      await app.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
