@@ -37,7 +37,8 @@ export async function freeLoopbackPort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, timeoutMs: number, exited: () => string | undefined): Promise<void> {
+/** Resolves once something accepts TCP connections on the loopback port; rejects when `exited` names a reason. */
+export async function waitForPort(port: number, timeoutMs: number, exited: () => string | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -53,13 +54,13 @@ async function waitForPort(port: number, timeoutMs: number, exited: () => string
     if (ok) return;
     const why = exited();
     if (why !== undefined) throw new Error(why);
-    if (Date.now() > deadline) throw new Error(`mosquitto: nothing listens on port ${port} after ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
 /** A runnable program: on the PATH, or in the directory Debian installs it to (/usr/sbin is not on every PATH). */
-function program(name: string, installedIn: string): string | undefined {
+export function program(name: string, installedIn: string): string | undefined {
   for (const candidate of [name, path.join(installedIn, name)]) {
     if (spawnSync(candidate, ['-h'], { stdio: 'ignore' }).error === undefined) return candidate;
   }

@@ -6,27 +6,14 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { freeLoopbackPort as freePort } from '../../controller/bench/mosquitto.ts';
 import { EventLog, recoverTables } from '../../controller/persistence/index.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        resolve(typeof address === 'object' && address !== null ? address.port : 0);
-      });
-    });
-  });
-}
 
 type Child = ChildProcessByStdio<null, Readable, Readable>;
 

@@ -11,8 +11,8 @@
  * every request message that reached the broker, so "a control without the token changes nothing" is proven
  * at the broker, not by trusting the dashboard.
  */
+import { freeLoopbackPort } from '../../../controller/bench/mosquitto.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, type MqttClient } from 'mqtt';
@@ -68,18 +68,8 @@ export interface RealHarness {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        resolve(typeof address === 'object' && address !== null ? address.port : 0);
-      });
-    });
-  });
-}
+/** A free loopback port (the benchmarks' helper). */
+export const freePort = freeLoopbackPort;
 
 /** The configuration, built as a file would be and validated by the same `validateConfig` as `zaptable start`. */
 function configFor(tables: readonly RealTableSpec[], dir: string, ports: { mqtt: number; http: number }): ZaptableConfig {

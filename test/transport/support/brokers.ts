@@ -3,12 +3,12 @@
  * started here from a generated configuration with password and ACL files (design principle 7). Both are
  * restartable on the same port, for the "republished after a broker restart" contract.
  */
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freeLoopbackPort, program, waitForPort } from '../../../controller/bench/mosquitto.ts';
 import { EmbeddedBroker, type BrokerUser } from '../../../controller/transport/embedded-broker.ts';
 import { mosquittoAcl } from '../../../controller/transport/mosquitto-acl.ts';
 
@@ -29,41 +29,8 @@ export interface BrokerFactory {
   start(options: { readonly baseTopic: string; readonly users: readonly BrokerUser[] }): Promise<BrokerUnderTest>;
 }
 
-/** A free TCP port on 127.0.0.1 (asked of the kernel, then released for the broker to take). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
-
-/** Resolves once something accepts TCP connections on the port. */
-async function waitForPort(port: number, timeoutMs: number, exited: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = createConnection({ port, host: '127.0.0.1' });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => {
-        resolve(false);
-      });
-    });
-    if (ok) return;
-    const why = exited();
-    if (why !== undefined) throw new Error(why);
-    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** A free TCP port on 127.0.0.1 (the same helper the benchmarks use). */
+export const freePort = freeLoopbackPort;
 
 export const aedesFactory: BrokerFactory = {
   name: 'embedded aedes',
@@ -88,17 +55,6 @@ export const aedesFactory: BrokerFactory = {
 export const MOSQUITTO_MISSING = 'The `mosquitto` binary is not installed, so the MQTT contract cannot be checked against a real broker. '
   + 'Run the README test command (bash test/run-all.sh), which installs Debian\'s mosquitto package, '
   + 'or install it yourself: apt-get install -y mosquitto';
-
-/**
- * A runnable program from Debian's mosquitto package: on the PATH, or in its install directory (the broker is
- * in /usr/sbin, which is not on a normal user's PATH).
- */
-function program(name: string, installedIn: string): string | undefined {
-  for (const candidate of [name, path.join(installedIn, name)]) {
-    if (spawnSync(candidate, ['-h'], { stdio: 'ignore' }).error === undefined) return candidate;
-  }
-  return undefined;
-}
 
 const MOSQUITTO = program('mosquitto', '/usr/sbin');
 const MOSQUITTO_PASSWD = program('mosquitto_passwd', '/usr/bin');
