@@ -75,7 +75,7 @@ export interface SimulatedStationConfig {
 }
 
 export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'> = {
-  firmware: '0.1.0',
+  firmware: '0.2.0',
   protocol: PROTOCOL_VERSION,
   bootCounter: 0,
   skewPpm: 0,
@@ -153,7 +153,7 @@ export class SimulatedStation {
   private readonly lineReader = new StationLineReader();
   private rx: number[] = [];
   private pending: PendingScaleCommand | undefined;
-  private tags = new TagPresence();
+  private tags: TagPresence;
   private readonly filter = new WeightFilter();
   private lastSampleMs = 0;
   private reportedFault = { rfid: false, scale: false };
@@ -169,6 +169,7 @@ export class SimulatedStation {
     this.firmware = new TimerSet(deps.scheduler);
     this.world = new TimerSet(deps.scheduler);
     this.pad = new SimulatedPad(config, `${String(config.seed)}:${config.id}`);
+    this.tags = new TagPresence(config.kind === 'pile' ? 32 : 16);
     this.storedId = config.id;
     this.bootCount = config.bootCounter;
     this.tare = config.calibrated ? config.zeroCounts : 0;
@@ -325,7 +326,7 @@ export class SimulatedStation {
     this.lineReader.reset();
     this.rx = [];
     this.pending = undefined;
-    this.tags = new TagPresence();
+    this.tags = new TagPresence(this.config.kind === 'pile' ? 32 : 16);
     this.filter.reset();
     this.lamp = { mode: 'off' };
     this.streaming = false;
@@ -375,9 +376,8 @@ export class SimulatedStation {
       return; // presence unknown: keep the last state rather than invent a TAG-
     }
     if (this.reportedFault.rfid) this.reportFault('rfid', false);
-    // Anticollision always takes the same branch: with several tags in the field, the same one wins.
-    const uid = [...this.field].sort()[0];
-    for (const change of this.tags.update(uid, tUs)) {
+    // Firmware 0.2.0 inventories every tag in the field each cycle (anticollision, one tag per step).
+    for (const change of this.tags.update([...this.field], tUs)) {
       this.event({ t: change.tUs, event: change.arrived ? 'TAG+' : 'TAG-', uid: change.uid });
     }
   }

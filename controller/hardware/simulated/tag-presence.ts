@@ -14,29 +14,37 @@ export interface TagChange {
   readonly tUs: number;
 }
 
+/**
+ * Every tag in the field, as firmware 0.2.0 inventories it (one anticollision pass per tag per cycle): each UID
+ * arrives on the first cycle that reads it and leaves after two cycles in a row missed it, stamped with the
+ * first miss. Up to `capacity` tags are tracked (16 on a seat, 32 on a pile station, as in the firmware).
+ */
 export class TagPresence {
-  private present: string | undefined;
-  private misses = 0;
-  private firstMissUs = 0;
+  private readonly present = new Map<string, { misses: number; firstMissUs: number }>();
 
-  /** One poll's result: the UID read, or undefined when no tag answered. Returns the changes to report. */
-  update(uid: string | undefined, nowUs: number): TagChange[] {
-    if (uid !== undefined) {
-      this.misses = 0;
-      if (this.present === uid) return [];
-      const changes: TagChange[] = [];
-      if (this.present !== undefined) changes.push({ arrived: false, uid: this.present, tUs: nowUs });
-      this.present = uid;
-      changes.push({ arrived: true, uid, tUs: nowUs });
-      return changes;
+  constructor(private readonly capacity = 16) {}
+
+  /** One inventory cycle's result: every UID read. Returns the changes to report, leaves first. */
+  update(uids: readonly string[], nowUs: number): TagChange[] {
+    const read = new Set(uids);
+    const changes: TagChange[] = [];
+    for (const [uid, entry] of this.present) {
+      if (read.has(uid)) {
+        entry.misses = 0;
+        continue;
+      }
+      if (entry.misses === 0) entry.firstMissUs = nowUs;
+      entry.misses++;
+      if (entry.misses >= TAG_MISSES_TO_LEAVE) {
+        this.present.delete(uid);
+        changes.push({ arrived: false, uid, tUs: entry.firstMissUs });
+      }
     }
-    if (this.present === undefined) return [];
-    if (this.misses === 0) this.firstMissUs = nowUs;
-    this.misses++;
-    if (this.misses < TAG_MISSES_TO_LEAVE) return [];
-    const left = { arrived: false, uid: this.present, tUs: this.firstMissUs };
-    this.present = undefined;
-    this.misses = 0;
-    return [left];
+    for (const uid of [...read].sort()) {
+      if (this.present.has(uid) || this.present.size >= this.capacity) continue;
+      this.present.set(uid, { misses: 0, firstMissUs: 0 });
+      changes.push({ arrived: true, uid, tUs: nowUs });
+    }
+    return changes;
   }
 }
