@@ -13,6 +13,12 @@ export interface TableData {
   readonly health: Map<string, StationHealth>;
   /** Recent events, oldest first (at most MAX_EVENTS), de-duplicated by `seq`. */
   events: PublicEventJson[];
+  /**
+   * The `seq`s of events that arrived live, as they happened, not in a (re)connection snapshot: an event newer
+   * than the table's state when it arrives (the controller publishes the events, then the state; a snapshot
+   * sends the state first). A page plays sounds only for these.
+   */
+  readonly liveSeqs: Set<number>;
   /** A weight sample per station for the health plots: [time s, grams]. */
   readonly weights: Map<string, { t: number[]; g: (number | null)[] }>;
 }
@@ -42,7 +48,7 @@ export class LiveStore {
   table(id: string): TableData {
     let t = this.tables.get(id);
     if (t === undefined) {
-      t = { id, status: 'unknown', state: undefined, health: new Map(), events: [], weights: new Map() };
+      t = { id, status: 'unknown', state: undefined, health: new Map(), events: [], liveSeqs: new Set(), weights: new Map() };
       this.tables.set(id, t);
     }
     return t;
@@ -125,9 +131,12 @@ export class LiveStore {
       case 'events': {
         const event = payload as PublicEventJson;
         if (t.events.some((e) => e.seq === event.seq)) return;
+        if (t.state !== undefined && event.seq > t.state.seq) t.liveSeqs.add(event.seq);
         t.events.push(event);
         t.events.sort((a, b) => a.seq - b.seq);
-        if (t.events.length > MAX_EVENTS) t.events.splice(0, t.events.length - MAX_EVENTS);
+        if (t.events.length > MAX_EVENTS) {
+          for (const old of t.events.splice(0, t.events.length - MAX_EVENTS)) t.liveSeqs.delete(old.seq);
+        }
         break;
       }
       case 'health':

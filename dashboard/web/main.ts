@@ -1,15 +1,17 @@
 /**
  * The dashboard page: reads `/api/info`, opens the live stream and routes by the URL hash:
  *   #/                       overview of every table
- *   #/table/<id>             the game (Zapp Zerapp or Zip-Zap, whatever the table runs)
+ *   #/table/<id>             the game (Zapp Zerapp or Zip-Zap, whatever the table runs), or the buzzer big screen
  *   #/table/<id>/health      station health and pad weights
- *   #/table/<id>/referee     referee controls
+ *   #/table/<id>/referee     referee controls (a buzzer table: the host's controls; also #/table/<id>/host)
  *   #/table/<id>/simulator   simulator panel (simulated tables)
  * Pages re-render from the store at most once per animation frame.
  */
 import { h, replace } from './dom.ts';
 import { LiveStore } from './live-client.ts';
 import type { DashboardInfo, Page, PageContext } from './page.ts';
+import { BuzzerPage } from './pages/buzzer.ts';
+import { BuzzerHostPage } from './pages/buzzer-host.ts';
 import { HealthPage } from './pages/health.ts';
 import { OverviewPage } from './pages/overview.ts';
 import { RefereePage } from './pages/referee.ts';
@@ -27,12 +29,13 @@ function parseRoute(hash: string): Route {
   if (parts[0] === 'table' && parts[1] !== undefined) {
     const sub = parts[2];
     if (sub === 'health' || sub === 'referee' || sub === 'simulator') return { page: sub, table: parts[1] };
+    if (sub === 'host') return { page: 'referee', table: parts[1] };
     return { page: 'game', table: parts[1] };
   }
   return { page: 'overview' };
 }
 
-/** The game page switches between the two games (and "no game") as the table's state changes. */
+/** The game page switches between the two games, the buzzer big screen and "no game" as the table's state changes. */
 class GamePage implements Page {
   readonly element = h('div', { class: 'game-host' });
   private inner: Page | undefined;
@@ -43,16 +46,49 @@ class GamePage implements Page {
   update(): void {
     const t = this.ctx.store.table(this.ctx.table);
     const state = t.state;
-    const kind = state === undefined ? 'none' : state.mode === 'game' ? state.game : 'idle';
+    const kind = state === undefined ? 'none' : state.mode === 'game' ? state.game : state.mode;
     if (kind !== this.kind) {
       this.kind = kind;
-      this.inner = kind === 'zapp-zerapp' ? new ZappZerappPage(this.ctx) : kind === 'zip-zap' ? new ZipZapPage(this.ctx) : undefined;
+      this.inner?.destroy?.();
+      this.inner = kind === 'zapp-zerapp' ? new ZappZerappPage(this.ctx) : kind === 'zip-zap' ? new ZipZapPage(this.ctx)
+        : kind === 'buzzer' ? new BuzzerPage(this.ctx) : undefined;
       replace(this.element, this.inner?.element ?? h('div', { class: 'panel' },
         h('h1', {}, this.ctx.table), statusBadge(t.status),
         h('p', { 'data-testid': 'no-game' }, kind === 'none' ? 'Waiting for the table\'s state…' : 'No game is running.'),
         h('p', {}, h('a', { href: `#/table/${encodeURIComponent(this.ctx.table)}/referee` }, 'Start one on the referee page'))));
     }
     this.inner?.update();
+  }
+
+  destroy(): void {
+    this.inner?.destroy?.();
+  }
+}
+
+/** The referee route: the host's controls on a buzzer table, the game referee page otherwise. */
+class RefereeRoute implements Page {
+  readonly element = h('div', { class: 'referee-host' });
+  private inner: Page | undefined;
+  private kind = '';
+
+  constructor(private readonly ctx: PageContext) {}
+
+  update(): void {
+    const state = this.ctx.store.table(this.ctx.table).state;
+    const bridgeMode = this.ctx.store.bridgeEntry(this.ctx.table)?.mode;
+    const buzzer = state === undefined ? bridgeMode === 'buzzer' : state.mode === 'buzzer';
+    const kind = state === undefined && bridgeMode === undefined ? 'none' : buzzer ? 'buzzer' : 'game';
+    if (kind !== this.kind) {
+      this.kind = kind;
+      this.inner?.destroy?.();
+      this.inner = kind === 'buzzer' ? new BuzzerHostPage(this.ctx) : kind === 'game' ? new RefereePage(this.ctx) : undefined;
+      replace(this.element, this.inner?.element ?? h('p', { class: 'muted' }, 'Waiting for the table\'s state…'));
+    }
+    this.inner?.update();
+  }
+
+  destroy(): void {
+    this.inner?.destroy?.();
   }
 }
 
@@ -62,7 +98,7 @@ function makePage(route: Route, store: LiveStore, info: DashboardInfo): Page {
   switch (route.page) {
     case 'game': return new GamePage(ctx);
     case 'health': return new HealthPage(ctx);
-    case 'referee': return new RefereePage(ctx);
+    case 'referee': return new RefereeRoute(ctx);
     case 'simulator': return new SimulatorPage(ctx);
   }
 }
@@ -77,7 +113,7 @@ function renderNav(nav: HTMLElement, route: Route, store: LiveStore, info: Dashb
   const simulated = bridge?.simulated ?? info.simulated;
   const links: [Route['page'], string, string][] = [
     ['overview', '#/', 'Overview'], ['game', `#/table/${id}`, bridge?.name ?? route.table], ['health', `#/table/${id}/health`, 'Health'],
-    ['referee', `#/table/${id}/referee`, 'Referee'],
+    ['referee', `#/table/${id}/referee`, bridge?.mode === 'buzzer' ? 'Host' : 'Referee'],
   ];
   if (simulated) links.push(['simulator', `#/table/${id}/simulator`, 'Simulator']);
   replace(nav, links.map(([page, href, label]) => h('a', { href, 'aria-current': page === route.page ? 'page' : null }, label)));

@@ -6,8 +6,9 @@
 import type { HealthPayload, StatePayload } from '../../controller/transport/payloads.ts';
 import type { ZappView } from '../../controller/rules/zapp-zerapp/view.ts';
 import type { ZipZapPublicView } from '../../controller/rules/zip-zap/view.ts';
+import type { BuzzerRankingRow, BuzzerView } from '../../controller/buzzer/view.ts';
 
-export type { HealthPayload, StatePayload, ZappView, ZipZapPublicView };
+export type { HealthPayload, StatePayload, ZappView, ZipZapPublicView, BuzzerView, BuzzerRankingRow };
 export type { MoveOption, CarryOption } from '../../controller/rules/zapp-zerapp/move-options.ts';
 export type { Colour, BoardSpec } from '../../controller/rules/zapp-zerapp/board-spec.ts';
 export type { Loc } from '../../controller/rules/zapp-zerapp/board.ts';
@@ -55,3 +56,6 @@ export interface PublicEventJson {
 
 /** A game state, narrowed per game. */
 export type GameState<V> = Extract<StatePayload, { mode: 'game' }> & { readonly view: V };
+
+/** A buzzer table's state (docs/mqtt.md, "Buzzer mode"). */
+export type BuzzerState = Extract<StatePayload, { mode: 'buzzer' }>;

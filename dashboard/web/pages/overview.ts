@@ -5,11 +5,27 @@
 import { statusBadge } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { LiveStore, TableData } from '../live-client.ts';
-import type { ZappView, ZipZapPublicView } from '../types.ts';
+import type { BuzzerView, ZappView, ZipZapPublicView } from '../types.ts';
+
+const BUZZER_PHASE: Readonly<Record<string, string>> = {
+  idle: 'not armed', reading: 'reading the question', armed: 'armed', judging: 'judging', decided: 'decided', closed: 'answered',
+};
+
+function buzzerLine(v: BuzzerView): { game: string; players: string; phase: string } {
+  const name = (id: string): string => v.contestants.find((c) => c.id === id)?.name ?? id;
+  const result = v.tie !== null ? `, tie: ${v.tie.members.map(name).join(' and ')}`
+    : v.winners.length > 0 && (v.phase === 'decided' || v.phase === 'closed') ? `, won by ${v.winners.map(name).join(', ')}` : '';
+  return {
+    game: 'Buzzer (lockout)',
+    players: v.contestants.map((c) => c.name).join(', '),
+    phase: `${v.question === 0 ? 'no question yet' : `question ${v.question}`}, ${BUZZER_PHASE[v.phase] ?? v.phase}${result}`,
+  };
+}
 
 function gameLine(t: TableData): { game: string; players: string; phase: string } {
   const state = t.state;
   if (state === undefined) return { game: '—', players: '—', phase: 'no state yet' };
+  if (state.mode === 'buzzer') return buzzerLine(state.buzzer);
   if (state.mode !== 'game') return { game: 'no game', players: '—', phase: 'idle' };
   if (state.game === 'zapp-zerapp') {
     const v = state.view as unknown as ZappView;
@@ -49,9 +65,9 @@ export class OverviewPage {
                     stations.map((s) => h('span', { class: `dot ${s.online ? 'up' : 'down'}`, title: `${s.station}: ${s.online ? 'online' : 'offline'}` },
                       `${s.station} ${s.online ? '●' : '○'}`))),
               h('nav', { class: 'card-links' },
-                h('a', { href: `#/table/${encodeURIComponent(id)}` }, 'game'), ' · ',
+                h('a', { href: `#/table/${encodeURIComponent(id)}` }, t.state?.mode === 'buzzer' ? 'big screen' : 'game'), ' · ',
                 h('a', { href: `#/table/${encodeURIComponent(id)}/health` }, 'health'), ' · ',
-                h('a', { href: `#/table/${encodeURIComponent(id)}/referee` }, 'referee')));
+                h('a', { href: `#/table/${encodeURIComponent(id)}/referee` }, t.state?.mode === 'buzzer' ? 'host' : 'referee')));
           })));
   }
 }

@@ -10,7 +10,7 @@ import { sendRequest } from '../api.ts';
 import { resultLine, tokenForm } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { PageContext } from '../page.ts';
-import type { BridgeSeat, ZappView, ZipZapPublicView } from '../types.ts';
+import type { BridgeSeat, BuzzerView, ZappView, ZipZapPublicView } from '../types.ts';
 import { cardName } from './zip-zap.ts';
 
 const LETTER: Readonly<Record<string, string>> = { RED: 'R', BLUE: 'B', YELLOW: 'Y', GREEN: 'G', WILD: 'W' };
@@ -91,9 +91,25 @@ export class SimulatorPage {
     return box;
   }
 
+  /** A buzzer table: one "press" button per contestant's station. */
+  private buzzerSeats(view: BuzzerView, online: string): void {
+    const signature = `buzzer|${view.contestants.map((c) => c.station).join(',')}|${online}`;
+    if (signature === this.signature) return;
+    this.signature = signature;
+    replace(this.seatsHost, view.contestants.map((c) => h('section', { class: 'panel sim-seat', 'data-seat': c.id, 'aria-label': `Buzzer ${c.name}` },
+      h('h2', {}, `${c.name} `, h('span', { class: 'muted' }, c.station)),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', 'data-op': 'press', onclick: () => void this.simulate(`${c.name}: buzz`, { station: c.station, op: 'press' }) }, 'Press buzzer'),
+        this.stationControls(c.station).slice(1)))));
+  }
+
   update(): void {
     const t = this.ctx.store.table(this.ctx.table);
     const state = t.state;
+    if (state?.mode === 'buzzer') {
+      this.buzzerSeats(state.buzzer, [...t.health.values()].map((s) => `${s.station}:${s.online}`).join(','));
+      return;
+    }
     if (state?.mode !== 'game') {
       replace(this.seatsHost, h('p', { class: 'muted' }, 'No game is running: start one on the referee page.'));
       this.signature = '';

@@ -1,0 +1,143 @@
+/**
+ * The real pipeline for the buzzer pages' browser test: `ControllerApp` (as `zaptable start` runs it: SQLite
+ * event log in a temporary directory, embedded broker, the simulated stations read through the real serial
+ * driver, the buzzer runtime, the request handlers) with the dashboard started by `dashboardFor`, one buzzer
+ * table, bots off. The test plays the contestants through the `simulate` request (the simulator panel's path).
+ *
+ * An independent observer logs in with the controller's account under its own client id and records every
+ * request message that reached the broker (so "refused without the token" is proven at the broker) and each
+ * station's health (online, clock sync).
+ */
+import { freeLoopbackPort } from '../../../controller/bench/mosquitto.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { connect, type MqttClient } from 'mqtt';
+import { ControllerApp } from '../../../controller/app/controller-app.ts';
+import { dashboardFor } from '../../../controller/cli/commands/start.ts';
+import { validateConfig, type ZaptableConfig } from '../../../controller/config/index.ts';
+import { waitFor } from './wait.ts';
+
+export const BUZZER_BASE = 'zt-buzz';
+export const BUZZER_TOKEN = 'buzzer-host-token-0123456789';
+export const BUZZER_TABLE = 'quiz';
+const CONTROLLER = { username: 'buzz-controller', password: 'buzz-controller-pass' };
+const DASHBOARD = { username: 'buzz-dashboard', password: 'buzz-dashboard-pass' };
+
+export const CONTESTANTS = [
+  { id: 'ana', name: 'Ana', colour: 'red', station: 'seat-1' },
+  { id: 'ben', name: 'Ben', colour: 'blue', station: 'seat-2' },
+  { id: 'cleo', name: 'Cleo', colour: 'green', station: 'seat-3' },
+] as const;
+
+export interface ObservedRequest {
+  readonly table: string;
+  readonly name: string;
+}
+
+export interface BuzzerHarness {
+  readonly dashboardUrl: string;
+  /** Every request message that reached the broker, in order. */
+  readonly requests: readonly ObservedRequest[];
+  /** `POST /api/tables/quiz/requests/simulate {station, op: 'press'}` with the token. */
+  press(station: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const freePort = freeLoopbackPort;
+
+function configFor(dir: string, ports: { mqtt: number; http: number }, penaltyMs: number): ZaptableConfig {
+  const result = validateConfig({
+    tables: [{
+      id: BUZZER_TABLE, name: 'Quiz night', mode: 'buzzer', seats: CONTESTANTS.map((c) => ({ ...c })),
+      buzzer: { penaltyMs, lockout: 'until-reset', points: { correct: 1, wrong: 0 } },
+    }],
+    hardware: { kind: 'simulated', simulated: { bots: false } },
+    mqtt: { baseTopic: BUZZER_BASE, embedded: { host: '127.0.0.1', port: ports.mqtt }, controller: CONTROLLER },
+    dashboard: { host: '127.0.0.1', port: ports.http, token: BUZZER_TOKEN, mqtt: DASHBOARD },
+    storage: {
+      directory: dir, database: path.join(dir, 'zaptable.db'), registry: path.join(dir, 'tags.json'),
+      calibration: path.join(dir, 'calibration.json'),
+    },
+    log: { level: 'warn' },
+  });
+  if (!result.ok) throw new Error(`test config: ${JSON.stringify(result.errors)}`);
+  return result.config;
+}
+
+interface Observer {
+  readonly client: MqttClient;
+  readonly requests: ObservedRequest[];
+  readonly synced: Map<string, boolean>;
+}
+
+async function startObserver(brokerUrl: string): Promise<Observer> {
+  const client = connect(brokerUrl, {
+    ...CONTROLLER, clientId: `buzz-request-observer-${process.pid}-${Date.now()}`, protocolVersion: 4, reconnectPeriod: 0,
+  });
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', () => {
+      resolve();
+    });
+    client.once('error', reject);
+  });
+  const requests: ObservedRequest[] = [];
+  const synced = new Map<string, boolean>();
+  client.on('message', (topic, payload) => {
+    const [table = '', kind, ...rest] = topic.slice(BUZZER_BASE.length + 1).split('/');
+    if (kind === 'request') requests.push({ table, name: rest.join('/') });
+    else if (kind === 'health' && payload.length > 0) {
+      const health = JSON.parse(payload.toString('utf8')) as { station: string; online: boolean; clock?: { uncertaintyUs: number } };
+      // A press is ordered by its mapped time only once the station's clock is synced (docs/timing.md).
+      synced.set(health.station, health.online && health.clock !== undefined && health.clock.uncertaintyUs < 20_000);
+    }
+  });
+  const granted = await client.subscribeAsync([`${BUZZER_BASE}/+/request/#`, `${BUZZER_BASE}/+/health/+`], { qos: 1 });
+  if (granted.some((g) => g.qos === 128)) throw new Error(`observer subscription refused: ${JSON.stringify(granted)}`);
+  return { client, requests, synced };
+}
+
+export async function startBuzzerHarness(options: { readonly penaltyMs: number }): Promise<BuzzerHarness> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-buzzer-e2e-'));
+  let app: ControllerApp | undefined;
+  let started: { brokerUrl: string; dashboardUrl?: string } | undefined;
+  // A free port can be taken between the probe and the bind by another test file: try again with new ones.
+  for (let attempt = 1; started === undefined; attempt++) {
+    const lines: string[] = [];
+    app = new ControllerApp({
+      config: configFor(dir, { mqtt: await freePort(), http: await freePort() }, options.penaltyMs),
+      say: (line) => {
+        lines.push(line);
+      },
+      dashboard: dashboardFor,
+    });
+    try {
+      started = await app.start();
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw new Error(`controller did not start: ${String(error)}\n${lines.join('\n')}`, { cause: error });
+    }
+  }
+  const running = app as ControllerApp;
+  const dashboardUrl = started.dashboardUrl;
+  if (dashboardUrl === undefined) throw new Error('the dashboard did not start');
+  const observer = await startObserver(started.brokerUrl);
+  const stations = CONTESTANTS.map((c) => c.station);
+  await waitFor(() => stations.every((s) => observer.synced.get(s) === true), `stations ${stations.join(', ')} online with a synced clock`, 20_000);
+  return {
+    dashboardUrl,
+    requests: observer.requests,
+    press: async (station) => {
+      const response = await fetch(`${dashboardUrl}/api/tables/${BUZZER_TABLE}/requests/simulate`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: BUZZER_TOKEN, params: { station, op: 'press' } }),
+      });
+      const body = await response.json() as { status?: string; error?: unknown };
+      if (body.status !== 'ok') throw new Error(`simulate press ${station}: ${JSON.stringify(body)}`);
+    },
+    stop: async () => {
+      await observer.client.endAsync();
+      await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
