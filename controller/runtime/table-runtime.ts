@@ -6,6 +6,7 @@
  * Order of work for every input (principle 8): log the input → apply → log the action → commit → publish.
  */
 import type { Clock, LampPattern, SensorEvent, StationId } from '../hardware/interface.ts';
+import { arbitrate } from '../hardware/clock/arbitration.ts';
 import { PUBLIC } from '../rules/common/viewer.ts';
 import type { BaseAction, GameId } from '../rules/engine.ts';
 import { getEngine, type AnyEngine } from '../rules/games.ts';
@@ -226,13 +227,37 @@ export class TableRuntime {
   }
 
   private applyQueuedPlays(): void {
-    const plays = this.queuedPlays.map((q) => q.play);
+    const queued = this.queuedPlays;
+    const plays = queued.map((q) => q.play);
     this.queuedPlays = [];
     if (plays.length === 0) return;
+    this.reportPlayTies(queued);
     const at = Math.max(...plays.map((p) => p.at));
     this.apply({ type: 'plays', plays, at } as RuntimeAction);
     this.afterChange(at);
     this.flush();
+  }
+
+  /**
+   * Plays whose time intervals overlap cannot be ordered by the sensors (design principle 4): they are applied
+   * in the order of their best time estimate — never arrival order — and the tie is announced with its figures
+   * so the referee can correct it (or the table can send such ties to a person with the engine's `tieWindowMs`).
+   */
+  private reportPlayTies(queued: readonly (ZipInput & { kind: 'queue-play' })[]): void {
+    if (queued.length < 2) return;
+    const timed = queued.map((q) => ({
+      station: q.station, epoch: q.time.epoch, deviceUs: q.time.deviceUs, hostUs: q.time.hostUs,
+      uncertaintyUs: Number.isFinite(q.time.uncertaintyUs) ? q.time.uncertaintyUs : 1e9, player: q.play.player,
+    }));
+    for (const placing of arbitrate(timed)) {
+      if (!placing.tie) continue;
+      const who = placing.members.map((m) => m.player).join(' and ');
+      this.tableEvent({
+        type: 'NOTICE', code: 'PLAY_TIE',
+        message: `plays by ${who} landed ${Math.round(placing.separationUs)} µs apart, within their combined uncertainty of `
+          + `${Math.round(placing.combinedUncertaintyUs)} µs: a tie, applied in the order of their best time estimate`,
+      });
+    }
   }
 
   private carryOut(intent: Intent): void {

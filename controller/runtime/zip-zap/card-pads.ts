@@ -8,7 +8,7 @@
  * - hand registration (TABLE dealing) and end-of-round scoring collect the cards laid on a pad; the seat's
  *   button (or the expected card count) completes them.
  */
-import type { SensorEvent, StationId } from '../../hardware/interface.ts';
+import type { EventTime, SensorEvent, StationId } from '../../hardware/interface.ts';
 import type { PlaySpec, ZipZapState } from '../../rules/zip-zap/index.ts';
 import { action, type Intent } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
@@ -22,7 +22,13 @@ export interface ZipTableContext {
 }
 
 /** A play waiting for the arbitration window, with its mapped time. */
-export type ZipInput = Intent | { readonly kind: 'queue-play'; readonly play: PlaySpec & { readonly at: number } };
+export type ZipInput = Intent | {
+  readonly kind: 'queue-play';
+  readonly play: PlaySpec & { readonly at: number };
+  /** The sensor event's station and time, so near-simultaneous plays can be arbitrated (ties reported). */
+  readonly station: StationId;
+  readonly time: EventTime;
+};
 
 /** Zip-Zap card ids on a pad. */
 export function cardsOnPad(pads: Pads, station: StationId, registry: TagRegistry): string[] {
@@ -52,7 +58,7 @@ export function cardEventIntents(state: ZipZapState, padsAfter: Pads, event: Sen
   const player = ctx.seatOfStation[event.station];
   if (event.kind === 'button-pressed') {
     if (player === undefined) return [];
-    return buttonIntents(state, padsAfter, event.station, player, at, ctx);
+    return buttonIntents(state, padsAfter, event.station, player, event.time, ctx);
   }
   if (event.kind !== 'tag-arrived') return [];
   const item = lookupTag(ctx.registry, event.uid);
@@ -67,7 +73,7 @@ export function cardEventIntents(state: ZipZapState, padsAfter: Pads, event: Sen
     if (owner === undefined) {
       return [{ kind: 'notice', code: 'OWNER_UNKNOWN', message: `${card} landed on the pile but nobody's registered hand holds it: play it on your own pad`, station: event.station }];
     }
-    return [{ kind: 'queue-play', play: { player: owner, card, at } }];
+    return [{ kind: 'queue-play', play: { player: owner, card, at }, station: event.station, time: event.time }];
   }
   if (player === undefined) return [{ kind: 'notice', code: 'NOT_A_SEAT', message: `${event.station} is not a seat of this table`, station: event.station }];
 
@@ -82,13 +88,14 @@ export function cardEventIntents(state: ZipZapState, padsAfter: Pads, event: Sen
   }
   if (mode === 'START') return [action({ type: 'flip', card, at })];
   if (mode === 'GAME_OVER') return [];
-  return [{ kind: 'queue-play', play: { player, card, at } }];
+  return [{ kind: 'queue-play', play: { player, card, at }, station: event.station, time: event.time }];
 }
 
 /** The seat button: ZAP in play; "this is my whole hand" while registering or scoring. */
 function buttonIntents(
-  state: ZipZapState, pads: Pads, station: StationId, player: string, at: number, ctx: ZipTableContext,
+  state: ZipZapState, pads: Pads, station: StationId, player: string, time: EventTime, ctx: ZipTableContext,
 ): ZipInput[] {
+  const at = time.hostUs / 1000;
   switch (state.mode.kind) {
     case 'DEALING':
       return [action({ type: 'register-hand', player, cards: cardsOnPad(pads, station, ctx.registry), at })];
@@ -97,7 +104,7 @@ function buttonIntents(
       return [action({ type: 'next-round', at })];
     case 'RACE':
     case 'PAUSED':
-      return [{ kind: 'queue-play', play: { player, zap: true, at } }];
+      return [{ kind: 'queue-play', play: { player, zap: true, at }, station, time }];
     case 'START':
     case 'OPEN_START':
     case 'GAME_OVER':
