@@ -3,10 +3,10 @@
  * page's script `dashboard/web/main.ts` and its stylesheet (`style.css` with uPlot's CSS). Asset names carry
  * a content hash, so they are served as immutable; the HTML page that names them is never cached.
  */
+import { projectFile } from '../../controller/config/project-root.ts';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /** One bundled file served at `/assets/<name>`. */
@@ -24,7 +24,7 @@ export interface Assets {
   readonly buildMs: number;
 }
 
-const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
+const WEB = projectFile('dashboard', 'web');
 
 function hashed(base: string, ext: string, body: Buffer): string {
   return `${base}.${createHash('sha256').update(body).digest('hex').slice(0, 12)}.${ext}`;

@@ -6,8 +6,8 @@
  * p50/p99/max, this process's CPU and peak RSS (broker + dashboard), and PASS/MISS for p99 ≤ 100 ms.
  * Loopback only; bounded in time (warm-up + measurement, ~30 s by default).
  */
+import { projectFile } from '../../config/project-root.ts';
 import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { EmbeddedBroker } from '../../transport/embedded-broker.ts';
 import { startDashboard } from '../../../dashboard/server/server.ts';
 import { UsageError, intOption, parse } from '../args.ts';
@@ -62,7 +62,7 @@ export async function runDashboardBench(options: {
     host: '127.0.0.1', port: 0, token: TOKEN,
     mqtt: { url: broker.url, username: 'bench-dashboard', password: 'bench-dashboard-pass', baseTopic },
   });
-  const child = fork(fileURLToPath(new URL('./bench-dashboard-world.ts', import.meta.url)), [], {
+  const child = fork(projectFile('controller', 'cli', 'commands', 'bench-dashboard-world.ts'), [], {
     execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {

@@ -2,6 +2,7 @@
  * `zaptable config`: check a configuration file (every error at once, with its line), print the effective
  * configuration with secrets masked, print an example, or print the key reference.
  */
+import { projectFile } from '../../config/project-root.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -32,7 +33,7 @@ const EXAMPLES: Readonly<Record<string, string>> = {
 };
 
 /** docs/config-examples/, found from this file so that the command works from any directory. */
-export const EXAMPLES_DIR = path.resolve(import.meta.dirname, '..', '..', '..', 'docs', 'config-examples');
+export const EXAMPLES_DIR = projectFile('docs', 'config-examples');
 
 function check(argv: readonly string[], io: Output): number {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
