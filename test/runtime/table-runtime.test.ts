@@ -143,6 +143,21 @@ describe('Zip-Zap table runtime', () => {
     expect(t.lamps.shown['seat-1']).toBe('off');
   });
 
+  it('reports plays that land within their combined uncertainty as a tie, with the figures', () => {
+    const found = seedWithTwoFollowers();
+    const t = rig('zip-zap', ['A', 'B'], {}, found.seed);
+    t.runtime.start();
+    const now = t.clock.now;
+    // 50 µs apart on two stations, each ±100 µs: the sensors cannot tell which came first.
+    t.runtime.handleSensor({ kind: 'tag-arrived', station: 'seat-1', uid: cardUid(found.a), time: at(now + 10_050) });
+    t.runtime.handleSensor({ kind: 'tag-arrived', station: 'seat-2', uid: cardUid(found.b), time: at(now + 10_000) });
+    t.scheduler.advance(30);
+    const tie = t.publisher.published.find((e) => (e as { code?: string }).code === 'PLAY_TIE') as { message: string } | undefined;
+    expect(tie?.message).toMatch(/plays by B and A landed 50 µs apart, within their combined uncertainty of 200 µs/);
+    // Still applied in the order of the best estimate (never arrival order): B's card is on the pile.
+    expect((t.runtime.engineState() as ZipZapState).pile.at(-1)).toMatchObject({ card: found.b, by: 'B' });
+  });
+
   it('turns the seat button into a ZAP call, checked by the engine', () => {
     const found = seedWithTwoFollowers();
     const t = rig('zip-zap', ['A', 'B'], {}, found.seed);
