@@ -8,11 +8,13 @@
  * request message that reached the broker (so "refused without the token" is proven at the broker) and each
  * station's health (online, clock sync).
  */
+import { startBrokerObserver, type ObservedHealth, type ObservedRequest } from './broker-observer.ts';
+
+export type { ObservedRequest };
 import { freeLoopbackPort } from '../../../controller/bench/mosquitto.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { connect, type MqttClient } from 'mqtt';
 import { ControllerApp } from '../../../controller/app/controller-app.ts';
 import { dashboardFor } from '../../../controller/cli/commands/start.ts';
 import { validateConfig, type ZaptableConfig } from '../../../controller/config/index.ts';
@@ -29,11 +31,6 @@ export const CONTESTANTS = [
   { id: 'ben', name: 'Ben', colour: 'blue', station: 'seat-2' },
   { id: 'cleo', name: 'Cleo', colour: 'green', station: 'seat-3' },
 ] as const;
-
-export interface ObservedRequest {
-  readonly table: string;
-  readonly name: string;
-}
 
 export interface BuzzerHarness {
   readonly dashboardUrl: string;
@@ -65,36 +62,9 @@ function configFor(dir: string, ports: { mqtt: number; http: number }, penaltyMs
   return result.config;
 }
 
-interface Observer {
-  readonly client: MqttClient;
-  readonly requests: ObservedRequest[];
-  readonly synced: Map<string, boolean>;
-}
-
-async function startObserver(brokerUrl: string): Promise<Observer> {
-  const client = connect(brokerUrl, {
-    ...CONTROLLER, clientId: `buzz-request-observer-${process.pid}-${Date.now()}`, protocolVersion: 4, reconnectPeriod: 0,
-  });
-  await new Promise<void>((resolve, reject) => {
-    client.once('connect', () => {
-      resolve();
-    });
-    client.once('error', reject);
-  });
-  const requests: ObservedRequest[] = [];
-  const synced = new Map<string, boolean>();
-  client.on('message', (topic, payload) => {
-    const [table = '', kind, ...rest] = topic.slice(BUZZER_BASE.length + 1).split('/');
-    if (kind === 'request') requests.push({ table, name: rest.join('/') });
-    else if (kind === 'health' && payload.length > 0) {
-      const health = JSON.parse(payload.toString('utf8')) as { station: string; online: boolean; clock?: { uncertaintyUs: number } };
-      // A press is ordered by its mapped time only once the station's clock is synced (docs/timing.md).
-      synced.set(health.station, health.online && health.clock !== undefined && health.clock.uncertaintyUs < 20_000);
-    }
-  });
-  const granted = await client.subscribeAsync([`${BUZZER_BASE}/+/request/#`, `${BUZZER_BASE}/+/health/+`], { qos: 1 });
-  if (granted.some((g) => g.qos === 128)) throw new Error(`observer subscription refused: ${JSON.stringify(granted)}`);
-  return { client, requests, synced };
+/** Presses are ordered by mapped time only once a station's clock is synced (docs/timing.md). */
+function synced(h: ObservedHealth | undefined): boolean {
+  return h !== undefined && h.online && h.clock !== undefined && h.clock.uncertaintyUs !== null && h.clock.uncertaintyUs < 20_000;
 }
 
 export async function startBuzzerHarness(options: { readonly penaltyMs: number }): Promise<BuzzerHarness> {
@@ -120,9 +90,9 @@ export async function startBuzzerHarness(options: { readonly penaltyMs: number }
   const running = app as ControllerApp;
   const dashboardUrl = started.dashboardUrl;
   if (dashboardUrl === undefined) throw new Error('the dashboard did not start');
-  const observer = await startObserver(started.brokerUrl);
+  const observer = await startBrokerObserver(started.brokerUrl, BUZZER_BASE, CONTROLLER);
   const stations = CONTESTANTS.map((c) => c.station);
-  await waitFor(() => stations.every((s) => observer.synced.get(s) === true), `stations ${stations.join(', ')} online with a synced clock`, 20_000);
+  await waitFor(() => stations.every((s) => synced(observer.health.get(s))), `stations ${stations.join(', ')} online with a synced clock`, 20_000);
   return {
     dashboardUrl,
     requests: observer.requests,

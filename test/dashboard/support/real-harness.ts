@@ -11,11 +11,13 @@
  * every request message that reached the broker, so "a control without the token changes nothing" is proven
  * at the broker, not by trusting the dashboard.
  */
+import { startBrokerObserver, type ObservedRequest } from './broker-observer.ts';
+
+export type { ObservedRequest };
 import { freeLoopbackPort } from '../../../controller/bench/mosquitto.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { connect, type MqttClient } from 'mqtt';
 import { ControllerApp } from '../../../controller/app/controller-app.ts';
 import { dashboardFor } from '../../../controller/cli/commands/start.ts';
 import { validateConfig, type ZaptableConfig } from '../../../controller/config/index.ts';
@@ -38,13 +40,6 @@ export interface RealTableSpec {
   readonly seed?: number | string;
   /** The engine's options (`tables.N.rules`). */
   readonly rules?: Readonly<Record<string, unknown>>;
-}
-
-/** A request message as the broker delivered it to the observer. */
-export interface ObservedRequest {
-  readonly table: string;
-  readonly name: string;
-  readonly body: Record<string, unknown>;
 }
 
 export interface TableTruth {
@@ -92,43 +87,6 @@ function configFor(tables: readonly RealTableSpec[], dir: string, ports: { mqtt:
   return result.config;
 }
 
-/** The observer: the controller's account, its own client id; requests and station health. */
-async function startObserver(brokerUrl: string): Promise<{
-  client: MqttClient; requests: ObservedRequest[]; online: Map<string, boolean>;
-}> {
-  const client = connect(brokerUrl, {
-    ...CONTROLLER, clientId: `e2e-request-observer-${process.pid}-${Date.now()}`, protocolVersion: 4, reconnectPeriod: 0,
-  });
-  await new Promise<void>((resolve, reject) => {
-    client.once('connect', () => {
-      resolve();
-    });
-    client.once('error', reject);
-  });
-  const requests: ObservedRequest[] = [];
-  const online = new Map<string, boolean>();
-  client.on('message', (topic, payload) => {
-    const levels = topic.slice(REAL_BASE.length + 1).split('/');
-    const [table = '', kind, ...rest] = levels;
-    const text = payload.toString('utf8');
-    if (kind === 'request') {
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        body = { unparsed: text };
-      }
-      requests.push({ table, name: rest.join('/'), body });
-    } else if (kind === 'health' && text !== '') {
-      const health = JSON.parse(text) as { station: string; online: boolean };
-      online.set(health.station, health.online);
-    }
-  });
-  const granted = await client.subscribeAsync([`${REAL_BASE}/+/request/#`, `${REAL_BASE}/+/health/+`], { qos: 1 });
-  if (granted.some((g) => g.qos === 128)) throw new Error(`observer subscription refused: ${JSON.stringify(granted)}`);
-  return { client, requests, online };
-}
-
 interface Started {
   readonly config: ZaptableConfig;
   readonly app: ControllerApp;
@@ -167,10 +125,10 @@ export async function startRealHarness(options: { readonly tables: readonly Real
     }
   }
   const { config, app, brokerUrl, dashboardUrl } = started;
-  const observer = await startObserver(brokerUrl);
+  const observer = await startBrokerObserver(brokerUrl, REAL_BASE, CONTROLLER);
   // The stations boot (bootloader, banner, handshake) before a press or a tag can be read.
   const stations = config.tables.flatMap((t) => t.seats.map((s) => s.station));
-  await waitFor(() => stations.every((s) => observer.online.get(s) === true), `stations ${stations.join(', ')} online`, 20_000);
+  await waitFor(() => stations.every((s) => observer.health.get(s)?.online === true), `stations ${stations.join(', ')} online`, 20_000);
   const truth = (table: string): TableTruth => {
     const t = app.tableState(table);
     if (t === undefined) throw new Error(`no game table ${table}`);
