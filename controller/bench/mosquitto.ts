@@ -87,6 +87,40 @@ function killOnExit(child: ChildProcess): void {
   });
 }
 
+/**
+ * Writes a Mosquitto configuration into `dir` for these accounts under `baseTopic`: a password file (made with
+ * `mosquitto_passwd`), the ACL file the transport generates, a loopback listener on `port`, no persistence.
+ * Returns the configuration file's path.
+ */
+export async function writeMosquittoConfig(
+  dir: string,
+  options: { readonly baseTopic: string; readonly users: readonly BrokerUser[]; readonly port: number; readonly passwd: string },
+): Promise<string> {
+  const { baseTopic, users, port, passwd } = options;
+  const passwordFile = path.join(dir, 'passwd');
+  const aclFile = path.join(dir, 'acl');
+  const confFile = path.join(dir, 'mosquitto.conf');
+  await writeFile(passwordFile, '');
+  for (const user of users) await promisify(execFile)(passwd, ['-b', passwordFile, user.username, user.password]);
+  await writeFile(aclFile, mosquittoAcl(baseTopic, users));
+  await writeFile(confFile, [
+    `listener ${port} 127.0.0.1`,
+    'allow_anonymous false',
+    `password_file ${passwordFile}`,
+    `acl_file ${aclFile}`,
+    'persistence false',
+    'set_tcp_nodelay true',
+    'log_dest stderr',
+    'log_type error',
+    'log_type warning',
+    // As root (the CI container) Mosquitto would switch to the `mosquitto` user, who cannot read a private
+    // temporary folder; `user root` means "do not switch".
+    ...(process.getuid?.() === 0 ? ['user root'] : []),
+    '',
+  ].join('\n'));
+  return confFile;
+}
+
 /** Starts Mosquitto with these accounts under `baseTopic`, listening on 127.0.0.1 only. */
 export async function startMosquitto(baseTopic: string, users: readonly BrokerUser[]): Promise<BenchBroker> {
   const broker = program('mosquitto', '/usr/sbin');
@@ -105,27 +139,8 @@ export async function startMosquitto(baseTopic: string, users: readonly BrokerUs
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    const passwordFile = path.join(dir, 'passwd');
-    const aclFile = path.join(dir, 'acl');
-    const confFile = path.join(dir, 'mosquitto.conf');
-    await writeFile(passwordFile, '');
-    for (const user of users) await promisify(execFile)(passwd, ['-b', passwordFile, user.username, user.password]);
-    await writeFile(aclFile, mosquittoAcl(baseTopic, users));
     const port = await freeLoopbackPort();
-    await writeFile(confFile, [
-      `listener ${port} 127.0.0.1`,
-      'allow_anonymous false',
-      `password_file ${passwordFile}`,
-      `acl_file ${aclFile}`,
-      'persistence false',
-      'set_tcp_nodelay true',
-      'log_dest stderr',
-      'log_type error',
-      'log_type warning',
-      // As root, Mosquitto would switch to the `mosquitto` user, who cannot read a private temporary folder.
-      ...(process.getuid?.() === 0 ? ['user root'] : []),
-      '',
-    ].join('\n'));
+    const confFile = await writeMosquittoConfig(dir, { baseTopic, users, port, passwd });
     const proc = spawn(broker, ['-c', confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
     child = proc;
     killOnExit(proc);

@@ -11,11 +11,10 @@ import { buzzerLogOf, loggedSessions } from '../../controller/app/buzzer-log.ts'
 import { buzzerCommand } from '../../controller/cli/commands/buzzer.ts';
 import { memoryOutput } from '../../controller/cli/output.ts';
 import { BUZZER_DEFAULTS, type BuzzerSetup } from '../../controller/buzzer/index.ts';
-import type { Clock, SensorEvent } from '../../controller/hardware/interface.ts';
+import type { SensorEvent } from '../../controller/hardware/interface.ts';
 import { EventLog } from '../../controller/persistence/index.ts';
 import { BuzzerRuntime } from '../../controller/runtime/buzzer/buzzer-runtime.ts';
-import type { Scheduler } from '../../controller/runtime/ports.ts';
-import { MemoryBuzzerPublisher, publisherPort } from './fakes.ts';
+import { ManualTime, MemoryBuzzerPublisher, publisherPort } from './fakes.ts';
 
 const SETUP: BuzzerSetup = {
   ...BUZZER_DEFAULTS,
@@ -26,33 +25,6 @@ const SETUP: BuzzerSetup = {
   ],
   teams: [],
 };
-
-class Time implements Clock, Scheduler {
-  us = 5_000_000;
-  private timers: { dueUs: number; fn: () => void }[] = [];
-  nowUs(): number {
-    return this.us;
-  }
-
-  wallMs(): number {
-    return 1_760_000_000_000 + Math.floor(this.us / 1000);
-  }
-
-  after(ms: number, fn: () => void): () => void {
-    const t = { dueUs: this.us + ms * 1000, fn };
-    this.timers.push(t);
-    return () => {
-      this.timers = this.timers.filter((x) => x !== t);
-    };
-  }
-
-  to(us: number): void {
-    this.us = us;
-    const due = this.timers.filter((t) => t.dueUs <= us);
-    this.timers = this.timers.filter((t) => t.dueUs > us);
-    for (const t of due) t.fn();
-  }
-}
 
 function press(station: string, hostUs: number, u: number, rawUs: number): SensorEvent {
   return {
@@ -67,7 +39,7 @@ afterEach(() => {
   dir = undefined;
 });
 
-function runtimeOn(log: EventLog, time: Time): { runtime: BuzzerRuntime; published: MemoryBuzzerPublisher } {
+function runtimeOn(log: EventLog, time: ManualTime): { runtime: BuzzerRuntime; published: MemoryBuzzerPublisher } {
   const published = new MemoryBuzzerPublisher();
   const runtime = new BuzzerRuntime({ tableId: 'quiz', setup: SETUP, sound: false }, {
     log: buzzerLogOf(log), publisher: publisherPort(published), clock: time, scheduler: time,
@@ -83,24 +55,24 @@ describe('buzzer sessions in the event log', () => {
     const opened = EventLog.open(file);
     if (!opened.ok) throw new Error(opened.message);
     const log = opened.log;
-    const time = new Time();
+    const time = new ManualTime(5_000_000);
     const { runtime } = runtimeOn(log, time);
     runtime.start();
     runtime.handleSensor(press('seat-3', 5_900_000, 150, 100)); // false start
-    time.to(6_000_000);
+    time.advanceTo(6_000_000);
     runtime.arm('host');
-    time.to(6_310_000);
+    time.advanceTo(6_310_000);
     runtime.handleSensor(press('seat-2', 6_300_120, 150, 400_000));
     runtime.handleSensor(press('seat-1', 6_300_000, 150, 900_000));
     runtime.handleSensor(press('seat-3', 6_305_000, 150, 500_000));
-    time.to(6_400_000);
+    time.advanceTo(6_400_000);
     expect(runtime.current.decision?.winners).toEqual(['ana', 'ben']);
     expect(runtime.mark(true, 'host', 'ben')).toEqual({ ok: true });
-    time.to(7_000_000);
+    time.advanceTo(7_000_000);
     runtime.arm('host');
-    time.to(7_250_000);
+    time.advanceTo(7_250_000);
     runtime.handleSensor(press('seat-1', 7_240_000, 150, 1_840_000));
-    time.to(7_400_000);
+    time.advanceTo(7_400_000);
     runtime.stop();
 
     // A restart continues the session exactly from the log.

@@ -101,3 +101,33 @@ export function buzzerRig(
   });
   return { runtime, log, published, lamps };
 }
+
+/** The runtime's clock and timers set by hand: `advanceTo(us)` moves time and runs what fell due, in order. */
+export class ManualTime implements Clock, Scheduler {
+  private timers: { dueUs: number; fn: () => void }[] = [];
+
+  constructor(public us = 0) {}
+
+  nowUs(): number {
+    return this.us;
+  }
+
+  wallMs(): number {
+    return 1_760_000_000_000 + Math.floor(this.us / 1000);
+  }
+
+  after(ms: number, fn: () => void): () => void {
+    const t = { dueUs: this.us + ms * 1000, fn };
+    this.timers.push(t);
+    return () => {
+      this.timers = this.timers.filter((x) => x !== t);
+    };
+  }
+
+  advanceTo(us: number): void {
+    this.us = us;
+    const due = this.timers.filter((t) => t.dueUs <= us);
+    this.timers = this.timers.filter((t) => t.dueUs > us);
+    for (const t of due) t.fn();
+  }
+}

@@ -14,13 +14,12 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BUZZER_DEFAULTS, type BuzzerSetup } from '../../controller/buzzer/index.ts';
-import type { Clock, SensorEvent } from '../../controller/hardware/interface.ts';
+import type { SensorEvent } from '../../controller/hardware/interface.ts';
 import { silentLogger } from '../../controller/hardware/serial/logger.ts';
 import { SerialStations } from '../../controller/hardware/serial/serial-stations.ts';
-import type { Scheduler } from '../../controller/runtime/ports.ts';
 import { StationEmulator, ensureSeatFirmware } from '../emulator/station-emulator.ts';
 import { UsartBinding } from '../emulator/usart-binding.ts';
-import { buzzerRig } from './fakes.ts';
+import { buzzerRig, ManualTime } from './fakes.ts';
 
 beforeAll(async () => {
   await ensureSeatFirmware();
@@ -74,34 +73,6 @@ async function pressAt(e: Emulated, atUs: number): Promise<SensorEvent> {
   return pressed;
 }
 
-/** The runtime's own clock and timers, set by hand to the shared simulated time line. */
-class SharedTime implements Clock, Scheduler {
-  us = 0;
-  private timers: { dueUs: number; fn: () => void }[] = [];
-  nowUs(): number {
-    return this.us;
-  }
-
-  wallMs(): number {
-    return 1_760_000_000_000 + Math.floor(this.us / 1000);
-  }
-
-  after(ms: number, fn: () => void): () => void {
-    const t = { dueUs: this.us + ms * 1000, fn };
-    this.timers.push(t);
-    return () => {
-      this.timers = this.timers.filter((x) => x !== t);
-    };
-  }
-
-  advanceTo(us: number): void {
-    this.us = us;
-    const due = this.timers.filter((t) => t.dueUs <= us);
-    this.timers = this.timers.filter((t) => t.dueUs > us);
-    for (const t of due) t.fn();
-  }
-}
-
 const SETUP: BuzzerSetup = {
   ...BUZZER_DEFAULTS,
   contestants: [
@@ -119,7 +90,7 @@ describe('buzzer mode with the firmware in the loop (two emulated stations, the 
     const t0 = Math.max(a.station.nowUs, b.station.nowUs) + 2_000_000;
     await runTo(a, t0);
     await runTo(b, t0);
-    const time = new SharedTime();
+    const time = new ManualTime();
     time.us = t0;
     const fake = { onEvent: () => () => undefined, setLamp: () => Promise.resolve({ ok: true as const }) };
     const rig = buzzerRig(SETUP, fake as never, time, time);

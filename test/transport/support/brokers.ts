@@ -3,14 +3,12 @@
  * started here from a generated configuration with password and ACL files (design principle 7). Both are
  * restartable on the same port, for the "republished after a broker restart" contract.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { freeLoopbackPort, program, waitForPort } from '../../../controller/bench/mosquitto.ts';
+import { freeLoopbackPort, program, waitForPort, writeMosquittoConfig } from '../../../controller/bench/mosquitto.ts';
 import { EmbeddedBroker, type BrokerUser } from '../../../controller/transport/embedded-broker.ts';
-import { mosquittoAcl } from '../../../controller/transport/mosquitto-acl.ts';
 
 /** A running broker under test. */
 export interface BrokerUnderTest {
@@ -70,28 +68,8 @@ export const mosquittoFactory: BrokerFactory = {
     if (MOSQUITTO === undefined || MOSQUITTO_PASSWD === undefined) throw new Error(MOSQUITTO_MISSING);
     const [broker, passwd] = [MOSQUITTO, MOSQUITTO_PASSWD];
     const dir = await mkdtemp(path.join(tmpdir(), 'zaptable-mosquitto-'));
-    const passwordFile = path.join(dir, 'passwd');
-    const aclFile = path.join(dir, 'acl');
-    const confFile = path.join(dir, 'mosquitto.conf');
-    await writeFile(passwordFile, '');
-    for (const user of users) await promisify(execFile)(passwd, ['-b', passwordFile, user.username, user.password]);
-    await writeFile(aclFile, mosquittoAcl(baseTopic, users));
     const port = await freePort();
-    await writeFile(confFile, [
-      `listener ${port} 127.0.0.1`,
-      'allow_anonymous false',
-      `password_file ${passwordFile}`,
-      `acl_file ${aclFile}`,
-      'persistence false',
-      'set_tcp_nodelay true',
-      'log_dest stderr',
-      'log_type error',
-      'log_type warning',
-      // Run as root (the CI container) Mosquitto would switch to the `mosquitto` user, who cannot read a
-      // private temporary directory; `root` means "do not switch".
-      ...(process.getuid?.() === 0 ? ['user root'] : []),
-      '',
-    ].join('\n'));
+    const confFile = await writeMosquittoConfig(dir, { baseTopic, users, port, passwd });
     let child: ChildProcess | undefined;
     let stderr = '';
     const launch = async (): Promise<void> => {
