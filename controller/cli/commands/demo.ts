@@ -1,6 +1,6 @@
 /**
  * `zaptable demo`: bots play one game of each game on the pure rules engines and the outcome is printed.
- * It is what `npm start` runs until the table controller lands: a first look at the engines without hardware.
+ * A first look at the rules engines alone, without hardware, broker or dashboard (`zaptable start` runs the table).
  */
 import { playGame } from '../../bots/play-game.ts';
 import { PUBLIC } from '../../rules/common/viewer.ts';
