@@ -65,6 +65,8 @@ export class ControllerApp {
   private readonly hosts = new Map<string, TableHost>();
   /** Tables in buzzer mode (no rules engine: their own runtime, docs/buzzer.md). */
   private readonly buzzers = new Map<string, { readonly config: TableConfig; readonly runtime: BuzzerRuntime }>();
+  /** Station id → the table that owns it, built once the tables exist (their stations are fixed by the config). */
+  private readonly tableOfStation = new Map<string, string>();
   private hub: BuzzerHub | undefined;
   private readonly bots: { stop(): void }[] = [];
   private dashboard: DashboardHandle | undefined;
@@ -126,6 +128,8 @@ export class ControllerApp {
     const buzzerPublisher = this.buildBuzzers(config, tables, { transport, onError, log });
     const simulated = this.simulated ? { simulated: this.simulated } : {};
     const buzzerStations = new Map([...this.buzzers].map(([id, b]) => [id, buzzerStationsOf(b.config)]));
+    for (const [id, stations] of buzzerStations) for (const station of stations) this.tableOfStation.set(station, id);
+    for (const [id, host] of this.hosts) for (const station of stationsOf(host.config)) this.tableOfStation.set(station, id);
     registerRequestHandlers({ transport, hosts: this.hosts, lastSeq: (t) => publisher.lastSeq(t), buzzerStations, ...simulated });
     const buzzerRuntimes = new Map([...this.buzzers].map(([id, b]) => [id, b.runtime]));
     registerBuzzerHandlers({ transport, buzzers: buzzerRuntimes, lastSeq: (t) => buzzerPublisher.lastSeq(t) });
@@ -286,20 +290,19 @@ export class ControllerApp {
   }
 
   private routeEvent(event: SensorEvent): void {
-    for (const { config, runtime } of this.buzzers.values()) {
-      if (buzzerStationsOf(config).includes(event.station)) {
-        runtime.handleSensor(event);
-        return;
-      }
+    const tableId = this.tableOfStation.get(event.station);
+    const buzzer = tableId === undefined ? undefined : this.buzzers.get(tableId);
+    if (buzzer) {
+      buzzer.runtime.handleSensor(event);
+      return;
     }
     const padChanged = this.pads?.update(event) ?? false;
-    for (const host of this.hosts.values()) {
-      if (stationsOf(host.config).includes(event.station)) {
-        host.runtime.handleSensor(event);
-        const health = this.lastHealth.get(event.station);
-        if (padChanged && health) this.publishHealth(health);
-        return;
-      }
+    const host = tableId === undefined ? undefined : this.hosts.get(tableId);
+    if (host) {
+      host.runtime.handleSensor(event);
+      const health = this.lastHealth.get(event.station);
+      if (padChanged && health) this.publishHealth(health);
+      return;
     }
     // A station no table uses: still logged, so nothing the sensors saw is lost.
     const first = [...this.hosts.keys(), ...this.buzzers.keys()][0];
@@ -308,17 +311,16 @@ export class ControllerApp {
 
   private publishHealth(health: StationHealth): void {
     this.lastHealth.set(health.station, health);
-    for (const { config } of this.buzzers.values()) {
-      if (buzzerStationsOf(config).includes(health.station)) {
-        this.transport?.table(config.id).publishHealth(health).catch(() => undefined);
-      }
+    const tableId = this.tableOfStation.get(health.station);
+    if (tableId === undefined) return;
+    const host = this.hosts.get(tableId);
+    if (!host) {
+      this.transport?.table(tableId).publishHealth(health).catch(() => undefined);
+      return;
     }
-    for (const host of this.hosts.values()) {
-      if (!stationsOf(host.config).includes(health.station)) continue;
-      const isSeat = host.config.seats.some((s) => s.station === health.station);
-      const pad = this.pads?.reading(health.station, host.runtime.options.game, host.runtime.engineState(), isSeat);
-      this.transport?.table(host.config.id).publishHealth(pad ? { ...health, pad } : health).catch(() => undefined);
-    }
+    const isSeat = host.config.seats.some((s) => s.station === health.station);
+    const pad = this.pads?.reading(health.station, host.runtime.options.game, host.runtime.engineState(), isSeat);
+    this.transport?.table(tableId).publishHealth(pad ? { ...health, pad } : health).catch(() => undefined);
   }
 
   private startBots(config: ZaptableConfig, table: SimulatedTable): void {
