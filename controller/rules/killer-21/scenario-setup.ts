@@ -142,7 +142,11 @@ function build(raw: Obj, errors: string[]): Killer21State | null {
     else {
       const hand = hands[p] as string[];
       list.forEach((c, i) => {
-        cards.add(c, `hands.${p}.${i}`, (id) => hand.push(id));
+        // A slot per entry keeps the listed order although kinds are resolved after explicit ids.
+        hand.push('');
+        cards.add(c, `hands.${p}.${i}`, (id) => {
+          hand[i] = id;
+        });
       });
     }
   }
@@ -164,17 +168,22 @@ function build(raw: Obj, errors: string[]): Killer21State | null {
   if (!Array.isArray(rawDeck)) errors.push('deck: a list of cards, top first');
   else {
     rawDeck.forEach((c, i) => {
-      cards.add(c, `deck.${i}`, (id) => deck.push(id));
+      deck.push('');
+      cards.add(c, `deck.${i}`, (id) => {
+        deck[i] = id;
+      });
     });
   }
   cards.resolve();
+  for (const p of config.players) hands[p] = (hands[p] ?? []).filter((c) => c !== '');
+  const listedDeck = deck.filter((c) => c !== '');
   const rest = raw.rest ?? 'DECK';
   if (rest !== 'DECK' && rest !== 'PILE') errors.push('rest: "DECK" or "PILE"');
   const unplaced = cards.unplaced();
   const fullPile: PileRecord[] = rest === 'PILE'
     ? [...unplaced.map((card): PileRecord => ({ card, by: null, kind: 'PLAY' })), ...pile.filter((r) => r.card !== '')]
     : pile.filter((r) => r.card !== '');
-  const fullDeck = rest === 'PILE' ? deck : [...deck, ...unplaced];
+  const fullDeck = rest === 'PILE' ? listedDeck : [...listedDeck, ...unplaced];
   const total = raw.total ?? 0;
   if (!intIn(total, 0, LIMIT)) errors.push(`total: a whole number 0..${LIMIT}`);
   const round = raw.round ?? 1;
