@@ -1,0 +1,75 @@
+/**
+ * The Killer-21 engine: the `GameEngine` functions wired to the rule modules. `apply` is a dispatcher; the
+ * rules live in the files named for them.
+ */
+import { applied, type Outcome } from '../common/outcome.ts';
+import type { Viewer } from '../common/viewer.ts';
+import type { GameResult } from '../engine.ts';
+import { ACTION_TYPES, parseAction, type Killer21Action } from './actions.ts';
+import { autoBusts, bustAction } from './bust.ts';
+import { resolveConfig, type Killer21Config } from './config.ts';
+import type { PluggableEngine } from './contract.ts';
+import type { Killer21Event } from './events.ts';
+import { closeWindowAction, concedeAction, respondAction, ruleResponseAction } from './killer.ts';
+import { legalActions } from './legal-actions.ts';
+import { playAction } from './plays.ts';
+import { refuse, type K21RejectionCode } from './rejections.ts';
+import { resultOf } from './result.ts';
+import { newGame, nextRoundAction } from './rounds.ts';
+import { fromScenario } from './scenario-setup.ts';
+import type { K21Outcome, Killer21State } from './state.ts';
+import { viewOf, type Killer21View } from './view.ts';
+
+type Result = Outcome<Killer21State, Killer21Event, K21RejectionCode>;
+
+function dispatch(state: Killer21State, action: Killer21Action): K21Outcome {
+  switch (action.type) {
+    case 'play':
+      return playAction(state, action);
+    case 'cannot-play':
+      return state.phase === 'KILLER' ? concedeAction(state, action.player) : bustAction(state, action.player);
+    case 'respond':
+      return respondAction(state, action);
+    case 'close-window':
+      return closeWindowAction(state, action);
+    case 'rule-response':
+      return ruleResponseAction(state, action);
+    case 'next-round':
+      return nextRoundAction(state);
+  }
+}
+
+function apply(state: Killer21State, action: Killer21Action): Result {
+  // `apply` may be handed an action that never went through `parseAction`.
+  const raw: unknown = action;
+  if (typeof raw !== 'object' || raw === null || !(ACTION_TYPES as readonly string[]).includes((raw as { type?: unknown }).type as string)) {
+    return refuse('BAD_ACTION', 'not a Killer-21 action');
+  }
+  const outcome = dispatch(state, action);
+  if (!outcome.ok || !state.config.autoBust) return outcome as Result;
+  const events = [...outcome.events];
+  return applied(autoBusts(outcome.state, events), events);
+}
+
+/** The Killer-21 rules engine (docs/rules/killer-21.md). */
+export const killer21Engine: PluggableEngine<
+  'killer-21', Killer21State, Killer21Action, Killer21Event, Killer21View, K21RejectionCode, Killer21Config
+> = {
+  id: 'killer-21',
+  setup(config, seed): Result {
+    const resolved = resolveConfig(config);
+    if ('errors' in resolved) return refuse('BAD_CONFIG', resolved.errors.join('; '));
+    const { state, events } = newGame(resolved, seed);
+    return applied(state, events);
+  },
+  apply,
+  legalActions,
+  view(state: Killer21State, viewer: Viewer): Killer21View {
+    return viewOf(state, viewer);
+  },
+  result(state: Killer21State): GameResult {
+    return resultOf(state);
+  },
+  parseAction,
+  fromScenario,
+};

@@ -1,0 +1,168 @@
+/**
+ * The Killer (K21-30..37). Its play opens a window: everyone who must answer (K21-31) has `killerWindowMs`
+ * from the Killer's landing to put down a red 0 (K21-32). The engine has no clock: answers arrive as actions
+ * with their landing time and its honest uncertainty, and each is judged against the deadline by its own
+ * interval, never by arrival order (K21-33): inside → in time; wholly after → late (back to the hand, K21-37);
+ * straddling → a tie that a referee rules on (K21-34). The window ends at its deadline (`close-window` from
+ * the runtime's timer) or as soon as everyone has answered; then those without a zero in time lose a life,
+ * the total resets and play continues after the Killer's player (K21-36).
+ */
+import { inDeck, isRedZero } from './cards.ts';
+import type { Killer21Event, WindowEnd } from './events.ts';
+import { windowRejection } from './guards.ts';
+import { settle, type Loss } from './moment.ts';
+import { refuse } from './rejections.ts';
+import {
+  activePlayers, draft, handOf, withEntry, type Answer, type Draft, type K21Outcome, type Killer21State, type KillerWindow,
+} from './state.ts';
+import { applied } from '../common/outcome.ts';
+import type { CloseWindowAction, RespondAction, RuleResponseAction } from './actions.ts';
+
+function withAnswer(w: KillerWindow, player: string, answer: Answer): KillerWindow {
+  return { ...w, answers: { ...w.answers, [player]: answer } };
+}
+
+function removeCard(hand: readonly string[], card: string): string[] {
+  const i = hand.indexOf(card);
+  return i < 0 ? hand.slice() : [...hand.slice(0, i), ...hand.slice(i + 1)];
+}
+
+/** A zero moves from the hand to the pile, and the answer is recorded as in time. */
+function zeroDown(d: Draft, w: KillerWindow, player: string, card: string, at?: number, u?: number): Draft {
+  const timing = { ...(at === undefined ? {} : { at }), ...(u === undefined ? {} : { uncertaintyMs: u }) };
+  d.hands = withEntry(d.hands, player, removeCard(handOf(d, player), card));
+  d.pile = [...d.pile, { card, by: player, kind: 'ZERO', ...(at === undefined ? {} : { at }) }];
+  d.killer = withAnswer(w, player, { status: 'ZERO', card, ...timing });
+  return d;
+}
+
+/** K21-36: the window is over; take the lives, reset the total, go on after the Killer's player. */
+function settleWindow(d: Draft, w: KillerWindow, events: Killer21Event[]): Draft {
+  const withZero = w.required.filter((p) => w.answers[p]?.status === 'ZERO');
+  const withoutZero = w.required.filter((p) => w.answers[p]?.status !== 'ZERO');
+  events.push({ type: 'KILLER_SETTLED', withoutZero, withZero });
+  events.push({ type: 'TOTAL_RESET', reason: 'KILLER' });
+  const losses: Loss[] = withoutZero.map((p) => ({ player: p, reason: 'KILLER' }));
+  // K21-52: the Killer's player with an empty hand, and anyone whose zero was their last card, went out.
+  const shedders = d.players.filter((p) => (p === w.by || withZero.includes(p)) && (d.lives[p] ?? 0) > 0
+    && handOf(d, p).length === 0);
+  d.killer = null;
+  d.total = 0;
+  return settle(d, losses, shedders, { kind: 'NEXT', from: w.by, steps: 1 }, events);
+}
+
+/** Closes the window once nobody is left to answer, and settles it once no tie waits for a ruling. */
+function progress(d: Draft, events: Killer21Event[]): Draft {
+  const w = d.killer;
+  if (w === null) return d;
+  const statuses = w.required.map((p) => w.answers[p]?.status);
+  if (statuses.includes('PENDING')) return d;
+  if (!w.closed) {
+    events.push({ type: 'KILLER_WINDOW_CLOSED', reason: 'ALL_ANSWERED', missing: [] });
+    d.killer = { ...w, closed: true };
+  }
+  if (statuses.includes('TIE')) return d;
+  return settleWindow(d, w, events);
+}
+
+/**
+ * K21-30, K21-31: `player` has just played the Killer (already on the pile). `at` is when it landed; without
+ * it the window is untimed and closes only when everyone has answered or by `close-window`.
+ */
+export function openWindow(d: Draft, player: string, at: number | undefined, events: Killer21Event[]): Draft {
+  const hits = d.config.killerHits;
+  // Everyone still in with cards in hand (K21-Q-8, K21-Q-11: a player who went out with the Killer is spared).
+  const required = activePlayers(d).filter((p) => (hits === 'EVERYONE' || p !== player) && handOf(d, p).length > 0);
+  const deadline = at === undefined ? null : at + d.config.killerWindowMs;
+  const answers: Record<string, Answer> = {};
+  for (const p of required) answers[p] = { status: 'PENDING' };
+  const killer: KillerWindow = { by: player, at: at ?? null, deadline, required, answers, closed: false };
+  events.push({
+    type: 'KILLER_WINDOW_OPENED', by: player, at: at ?? null, deadline, windowMs: d.config.killerWindowMs, hits, required,
+  });
+  d.phase = 'KILLER';
+  d.turn = player;
+  d.killer = killer;
+  return progress(d, events);
+}
+
+/** `respond`: a red 0 put down in answer to the Killer (K21-32..34, K21-37). */
+export function respondAction(state: Killer21State, action: RespondAction): K21Outcome {
+  const bad = windowRejection(state, action.player);
+  if (bad !== null) return bad;
+  const w = state.killer as KillerWindow;
+  if (w.closed) return refuse('WINDOW_CLOSED', 'the Killer window has closed');
+  const answer = w.answers[action.player];
+  if (answer === undefined) return refuse('NOT_REQUIRED', `${action.player} does not have to answer this Killer`);
+  if (answer.status !== 'PENDING') return refuse('ALREADY_ANSWERED', `${action.player} has already answered`);
+  if (!inDeck(state.config.deck, action.card)) return refuse('UNKNOWN_CARD', `${action.card} is not a card of this deck`);
+  if (!handOf(state, action.player).includes(action.card)) return refuse('CARD_NOT_IN_HAND', `${action.player} does not hold ${action.card}`);
+  if (!isRedZero(action.card)) return refuse('NOT_A_ZERO', `${action.card} is not a red 0`);
+  if (w.deadline !== null && action.at === undefined) return refuse('NEEDS_TIME', 'the window is timed: say when the zero landed');
+  const events: Killer21Event[] = [];
+  const at = action.at;
+  const u = action.uncertaintyMs ?? 0;
+  const s = draft(state);
+  if (w.deadline === null || at === undefined || at + u <= w.deadline) {
+    zeroDown(s, w, action.player, action.card, at, action.uncertaintyMs);
+    events.push({
+      type: 'ZERO_IN_TIME', player: action.player, card: action.card,
+      ...(at === undefined ? {} : { at }), ...(action.uncertaintyMs === undefined ? {} : { uncertaintyMs: action.uncertaintyMs }),
+    });
+  } else if (at - u > w.deadline) {
+    s.killer = withAnswer(w, action.player, { status: 'LATE', card: action.card, at, uncertaintyMs: u });
+    events.push({ type: 'ZERO_LATE', player: action.player, at, uncertaintyMs: u, lateByMs: at - w.deadline });
+  } else {
+    s.killer = withAnswer(w, action.player, { status: 'TIE', card: action.card, at, uncertaintyMs: u });
+    events.push({ type: 'ZERO_TIED', player: action.player, at, uncertaintyMs: u, deadline: w.deadline });
+  }
+  return applied(progress(s, events), events);
+}
+
+/** `cannot-play` in a Killer window: the ZAP button says "I have no red 0" (K21-35). */
+export function concedeAction(state: Killer21State, player: string): K21Outcome {
+  const bad = windowRejection(state, player);
+  if (bad !== null) return bad;
+  const w = state.killer as KillerWindow;
+  if (w.closed) return refuse('WINDOW_CLOSED', 'the Killer window has closed');
+  const answer = w.answers[player];
+  if (answer === undefined) return refuse('NOT_REQUIRED', `${player} does not have to answer this Killer`);
+  if (answer.status !== 'PENDING') return refuse('ALREADY_ANSWERED', `${player} has already answered`);
+  const events: Killer21Event[] = [{ type: 'ANSWER_CONCEDED', player }];
+  const d = draft(state);
+  d.killer = withAnswer(w, player, { status: 'CONCEDED' });
+  return applied(progress(d, events), events);
+}
+
+/** `close-window`: the deadline has passed (with `at` ≥ the deadline) or a person closes it (no `at`). */
+export function closeWindowAction(state: Killer21State, action: CloseWindowAction): K21Outcome {
+  const bad = windowRejection(state, null);
+  if (bad !== null) return bad;
+  const w = state.killer as KillerWindow;
+  if (w.closed) return refuse('WINDOW_CLOSED', 'the Killer window has already closed');
+  if (w.deadline !== null && action.at !== undefined && action.at < w.deadline) {
+    return refuse('WINDOW_STILL_OPEN', `the deadline is ${w.deadline}, not yet reached at ${action.at}`);
+  }
+  const reason: WindowEnd = action.at === undefined || w.deadline === null ? 'REFEREE' : 'DEADLINE';
+  const missing = w.required.filter((p) => w.answers[p]?.status === 'PENDING');
+  const answers: Record<string, Answer> = { ...w.answers };
+  for (const p of missing) answers[p] = { status: 'MISSED' };
+  const events: Killer21Event[] = [{ type: 'KILLER_WINDOW_CLOSED', reason, missing }];
+  const d = draft(state);
+  d.killer = { ...w, answers, closed: true };
+  return applied(progress(d, events), events);
+}
+
+/** `rule-response`: a referee says whether a tied zero counts (K21-34). */
+export function ruleResponseAction(state: Killer21State, action: RuleResponseAction): K21Outcome {
+  const bad = windowRejection(state, action.player);
+  if (bad !== null) return bad;
+  const w = state.killer as KillerWindow;
+  const answer = w.answers[action.player];
+  if (answer?.status !== 'TIE' || answer.card === undefined) return refuse('NOT_TIED', `${action.player} has no tied zero`);
+  const events: Killer21Event[] = [{ type: 'RESPONSE_RULED', player: action.player, inTime: action.inTime }];
+  const d = draft(state);
+  if (action.inTime) zeroDown(d, w, action.player, answer.card, answer.at, answer.uncertaintyMs);
+  else d.killer = withAnswer(w, action.player, { ...answer, status: 'LATE' });
+  return applied(progress(d, events), events);
+}

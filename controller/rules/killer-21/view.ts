@@ -1,0 +1,160 @@
+/**
+ * What each viewer may see (design principle 2). The public view carries counts, never a card in a hand or
+ * in the face-down deck: the running total, the direction, whose turn it is, lives and hand sizes per seat,
+ * the face-up pile's top cards and the Killer window with its deadline and who has answered (without the
+ * card of a zero that is still in a hand). A player's view adds their own hand; the omniscient view (tests,
+ * scenarios, sealed logs) adds everything. Scenario `state` paths address the omniscient view.
+ */
+import type { Viewer } from '../common/viewer.ts';
+import type { Killer21Config, Variant } from './config.ts';
+import { LIMIT } from './playable.ts';
+import type {
+  AnswerStatus, Direction, Killer21State, KillerWindow, LifeLoss, Phase, PileRecord,
+} from './state.ts';
+
+/** How many cards under the top the public view shows. */
+const RECENT = 6;
+
+/** One seat as everybody sees it. */
+export interface PublicPlayer {
+  readonly id: string;
+  readonly seat: number;
+  readonly lives: number;
+  readonly out: boolean;
+  readonly handCount: number;
+  readonly dealer: boolean;
+  readonly onTurn: boolean;
+}
+
+/** One answer to the Killer as everybody sees it: no card id (a late or tied zero is still in the hand). */
+export interface PublicAnswer {
+  readonly status: AnswerStatus;
+  readonly at?: number;
+  readonly uncertaintyMs?: number;
+}
+
+/** The Killer window as everybody sees it: statuses and times, no card ids. */
+export interface PublicKillerWindow {
+  readonly by: string;
+  readonly at: number | null;
+  readonly deadline: number | null;
+  readonly windowMs: number;
+  readonly required: readonly string[];
+  readonly answers: Readonly<Record<string, PublicAnswer>>;
+  readonly closed: boolean;
+}
+
+/** What may be published. */
+export interface Killer21PublicView {
+  readonly game: 'killer-21';
+  readonly variant: Variant;
+  readonly phase: Phase;
+  readonly round: number;
+  readonly total: number;
+  readonly limit: number;
+  readonly direction: 'CLOCKWISE' | 'COUNTERCLOCKWISE';
+  readonly turn: string | null;
+  readonly dealer: string;
+  readonly players: readonly PublicPlayer[];
+  readonly lives: Readonly<Record<string, number>>;
+  readonly handCounts: Readonly<Record<string, number>>;
+  readonly deckCount: number;
+  readonly pileCount: number;
+  readonly top: PileRecord | null;
+  /** The last few cards of the pile, top last. */
+  readonly recent: readonly PileRecord[];
+  readonly killer: PublicKillerWindow | null;
+  readonly roundWinners: readonly (readonly string[])[];
+  readonly out: readonly string[];
+  readonly losses: readonly LifeLoss[];
+  readonly over: boolean;
+  readonly winners: readonly string[];
+}
+
+/** The public view plus the viewer's own hand. */
+export interface Killer21PlayerView extends Killer21PublicView {
+  readonly you: string;
+  readonly hand: readonly string[];
+}
+
+/** Everything (never published). */
+export interface Killer21OmniscientView extends Omit<Killer21PublicView, 'killer'> {
+  readonly hands: Readonly<Record<string, readonly string[]>>;
+  /** Top first. */
+  readonly deck: readonly string[];
+  readonly pile: readonly PileRecord[];
+  readonly killer: KillerWindow | null;
+  readonly reshuffles: number;
+  readonly config: Killer21Config;
+}
+
+/** Any Killer-21 view. */
+export type Killer21View = Killer21PublicView | Killer21PlayerView | Killer21OmniscientView;
+
+function directionName(d: Direction): 'CLOCKWISE' | 'COUNTERCLOCKWISE' {
+  return d === 1 ? 'CLOCKWISE' : 'COUNTERCLOCKWISE';
+}
+
+function publicWindow(w: KillerWindow | null, windowMs: number): PublicKillerWindow | null {
+  if (w === null) return null;
+  const answers: Record<string, PublicAnswer> = {};
+  for (const [p, a] of Object.entries(w.answers)) {
+    const at = a.at === undefined ? {} : { at: a.at };
+    answers[p] = { status: a.status, ...at, ...(a.uncertaintyMs === undefined ? {} : { uncertaintyMs: a.uncertaintyMs }) };
+  }
+  return { by: w.by, at: w.at, deadline: w.deadline, windowMs, required: w.required, answers, closed: w.closed };
+}
+
+function publicView(state: Killer21State): Killer21PublicView {
+  const handCounts: Record<string, number> = {};
+  for (const p of state.players) handCounts[p] = state.hands[p]?.length ?? 0;
+  const pile = state.pile;
+  return {
+    game: 'killer-21',
+    variant: state.config.variant,
+    phase: state.phase,
+    round: state.round,
+    total: state.total,
+    limit: LIMIT,
+    direction: directionName(state.direction),
+    turn: state.turn,
+    dealer: state.dealer,
+    players: state.players.map((id, seat) => ({
+      id, seat, lives: state.lives[id] ?? 0, out: (state.lives[id] ?? 0) <= 0, handCount: handCounts[id] ?? 0,
+      dealer: id === state.dealer, onTurn: id === state.turn,
+    })),
+    lives: state.lives,
+    handCounts,
+    deckCount: state.deck.length,
+    pileCount: pile.length,
+    top: pile[pile.length - 1] ?? null,
+    recent: pile.slice(-RECENT),
+    killer: publicWindow(state.killer, state.config.killerWindowMs),
+    roundWinners: state.roundWinners,
+    out: state.out,
+    losses: state.losses,
+    over: state.phase === 'GAME_OVER',
+    winners: state.winners,
+  };
+}
+
+/** What `viewer` may see of `state`. Pure; the result is plain JSON. */
+export function viewOf(state: Killer21State, viewer: Viewer): Killer21View {
+  const pub = publicView(state);
+  switch (viewer.role) {
+    case 'public':
+      return pub;
+    case 'player':
+      return { ...pub, you: viewer.player, hand: state.hands[viewer.player] ?? [] };
+    case 'omniscient':
+      return {
+        ...pub,
+        hands: state.hands,
+        deck: state.deck,
+        pile: state.pile,
+        killer: state.killer,
+        reshuffles: state.reshuffles,
+        config: state.config,
+      };
+  }
+}
