@@ -203,7 +203,7 @@ export class EmbeddedBroker {
   private authorizePublish(client: Client | null, topic: string): Error | null {
     // A null client is a will left by a broker that is gone (clusters only); nobody vouches for it.
     const who = client === null ? undefined : this.roles.get(client);
-    if (who !== undefined && mayPublish(who.role, this.options.baseTopic, topic)) return null;
+    if (who !== undefined && client !== null && mayPublish(who.role, this.options.baseTopic, topic, client.id)) return null;
     this.counters.deniedPublishes++;
     this.logger.warn('mqtt publish refused', { client: client?.id, username: who?.username, role: who?.role, topic: topic.slice(0, 200) });
     return new Error(`not allowed to publish to ${topic}`);
@@ -211,7 +211,7 @@ export class EmbeddedBroker {
 
   private authorizeSubscribe(client: Client, filter: string): boolean {
     const who = this.roles.get(client);
-    if (who !== undefined && maySubscribe(who.role, this.options.baseTopic, filter)) return true;
+    if (who !== undefined && maySubscribe(who.role, this.options.baseTopic, filter, client.id)) return true;
     this.counters.deniedSubscriptions++;
     this.logger.info('mqtt subscription refused', { client: client.id, username: who?.username, filter: filter.slice(0, 200) });
     return false;
@@ -220,7 +220,7 @@ export class EmbeddedBroker {
   private authorizeForward(client: Client, topic: string): boolean {
     // Defence in depth: subscriptions were checked, but a message is checked again before delivery.
     const who = this.roles.get(client);
-    if (who !== undefined && mayReceive(who.role, this.options.baseTopic, topic)) return true;
+    if (who !== undefined && mayReceive(who.role, this.options.baseTopic, topic, client.id)) return true;
     this.counters.droppedDeliveries++;
     return false;
   }

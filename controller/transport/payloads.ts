@@ -48,6 +48,36 @@ export interface BridgeTableEntry {
   readonly pileStation?: string;
 }
 
+/**
+ * `<base>/bridge/health`: what the controller and its embedded broker refused since this start, so an operator
+ * sees an attack or a misconfigured client without reading logs. Retained; republished at most once a second.
+ */
+export interface BridgeHealthPayload {
+  /** When these counts were taken, ms since 1970. */
+  readonly at: number;
+  /** This start of the controller (see `epoch` on states and events). */
+  readonly epoch: number;
+  /** The embedded broker's refusals; null on an external broker (which keeps its own). */
+  readonly broker: {
+    /** Logins refused: no username, a wrong password, an unknown user, or a client id reserved to another account. */
+    readonly refusedConnections: number;
+    /** Of those, logins refused because the client id is reserved to another account. */
+    readonly reservedClientIds: number;
+    readonly deniedPublishes: number;
+    readonly deniedSubscriptions: number;
+    readonly droppedDeliveries: number;
+    /** Connections closed for sending a packet larger than the limit. */
+    readonly oversizePackets: number;
+  } | null;
+  /** Requests: received, answered ok, answered from the transaction store, and errors by code. */
+  readonly requests: {
+    readonly received: number;
+    readonly ok: number;
+    readonly replayed: number;
+    readonly errors: Readonly<Record<string, number>>;
+  };
+}
+
 /** Fields every table state carries. */
 interface StateMeta {
   /** The `seq` of the last event published before this state (0 before the first). */

@@ -1,6 +1,6 @@
 /**
  * Turns one request message into exactly one response (design principles 6 and 9). Checks, in order: size,
- * JSON, envelope, request name, token, idempotent replay, parameters; only then calls the handler the table
+ * JSON, envelope, table, request name, token, idempotent replay, parameters; only then calls the handler the table
  * runtime registered. Every check that fails answers with a stable code and calls no handler, so a bad or
  * unauthorised request changes nothing. `dispatch` never rejects: a throwing or hanging handler is answered
  * with HANDLER_FAILED or TIMEOUT.
@@ -14,10 +14,21 @@ import {
 } from './requests.ts';
 import { RequestTokens, type RequestToken } from './request-tokens.ts';
 import { TransactionCache, transactionKey } from './transaction-cache.ts';
+import { isTableId } from './topics.ts';
+
+/** Where a request came from and what it asks, as read from its topic. */
+export interface RequestAddress {
+  readonly table: string;
+  /** The sender's client id (the request topic's client level). */
+  readonly client: string;
+  readonly name: string;
+}
 
 export interface RequestDispatcherOptions {
   /** The tokens that may send requests (from the configuration). */
   readonly tokens: readonly RequestToken[];
+  /** The tables this controller runs; a request to any other is answered UNKNOWN_TABLE. Default: any table id. */
+  readonly tables?: readonly string[];
   /** A handler that has not answered after this long is answered with TIMEOUT. Default 10 s. */
   readonly timeoutMs?: number;
   /** Larger payloads are answered with PAYLOAD_TOO_LARGE before parsing. Default 64 KiB. */
@@ -96,10 +107,13 @@ export class RequestDispatcher {
     };
   }
 
-  /** Answers a request that arrived on `<base>/<table>/request/<name>`. Never rejects. */
-  async dispatch(table: string, name: string, payload: Uint8Array | string): Promise<ResponsePayload> {
+  /**
+   * Answers a request that arrived on `<base>/<table>/request/<client>/<name>` (the parts as they came: any of
+   * them may be malformed, and is answered with an error code). Never rejects.
+   */
+  async dispatch(request: RequestAddress, payload: Uint8Array | string): Promise<ResponsePayload> {
     this.counters.received++;
-    const response = await this.answer(table, name, payload);
+    const response = await this.answer(request, payload);
     if (response.status === 'ok') this.counters.ok++;
     else this.counters.errors[response.error.code] = (this.counters.errors[response.error.code] ?? 0) + 1;
     return response;
@@ -109,7 +123,8 @@ export class RequestDispatcher {
     return { ...this.counters, errors: { ...this.counters.errors } };
   }
 
-  private answer(table: string, name: string, payload: Uint8Array | string): Promise<ResponsePayload> | ResponsePayload {
+  private answer(request: RequestAddress, payload: Uint8Array | string): Promise<ResponsePayload> | ResponsePayload {
+    const { table, client, name } = request;
     const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
     const max = this.options.maxPayloadBytes ?? 64 * 1024;
     if (bytes.length > max) return this.refuse(table, name, fail('PAYLOAD_TOO_LARGE', null, `${bytes.length} bytes, at most ${max}`));
@@ -127,25 +142,29 @@ export class RequestDispatcher {
         `transaction must be a non-empty string of at most ${MAX_TRANSACTION_LENGTH} characters or an integer`));
     }
     const transaction = rawTransaction ?? null;
+    const tables = this.options.tables;
+    if (!isTableId(table) || (tables !== undefined && !tables.includes(table))) {
+      return this.refuse(table, name, fail('UNKNOWN_TABLE', transaction, JSON.stringify(table.slice(0, 80))));
+    }
     if (!isKnownRequest(name)) return this.refuse(table, name, fail('UNKNOWN_REQUEST', transaction, JSON.stringify(name)));
     const identity = this.tokens.identify(token);
     if (identity === null || !roleAllows(identity.role, REQUESTS[name].role)) {
       return this.refuse(table, name, fail('UNAUTHORIZED', transaction));
     }
-    if (transaction === null) return this.execute(name, params, { table, identity, transaction });
+    if (transaction === null) return this.execute(name, params, { table, client, identity, transaction });
     this.cache ??= new TransactionCache({
       windowMs: this.options.idempotencyWindowMs ?? 600_000,
       maxEntries: this.options.idempotencyMaxEntries ?? 1000,
       now: this.options.now ?? (() => performance.now()),
     });
-    const key = transactionKey(table, name, identity.id, transaction);
+    const key = transactionKey(table, client, name, identity.id, transaction);
     const cached = this.cache.get(key);
     if (cached !== undefined) {
       this.counters.replayed++;
       this.logger.debug('mqtt request replayed from its transaction', { table, request: name, identity: identity.id });
       return cached;
     }
-    const answer = this.execute(name, params, { table, identity, transaction });
+    const answer = this.execute(name, params, { table, client, identity, transaction });
     this.cache.set(key, answer);
     return answer;
   }

@@ -1,6 +1,6 @@
 /**
- * Idempotency: a request repeated with the same transaction id (by the same identity, to the same table and
- * request) within a window gets the first answer again instead of running twice. A requester that lost a
+ * Idempotency: a request repeated with the same transaction id (by the same client and identity, to the same
+ * table and request) within a window gets the first answer again instead of running twice. A requester that lost a
  * response (a dropped connection) can therefore repeat the request safely, Zigbee2MQTT-style.
  */
 import type { ResponsePayload } from './payloads.ts';
@@ -56,6 +56,6 @@ export class TransactionCache {
 }
 
 /** The cache key of a request: NUL cannot occur in topics or ids, so the parts cannot run into each other. */
-export function transactionKey(table: string, name: string, identity: string, transaction: string | number): string {
-  return [table, name, identity, typeof transaction, String(transaction)].join('\u0000');
+export function transactionKey(table: string, client: string, name: string, identity: string, transaction: string | number): string {
+  return [table, client, name, identity, typeof transaction, String(transaction)].join('\u0000');
 }
