@@ -274,9 +274,11 @@ export class TableRuntime {
   private apply(action: BaseAction): RuntimeResult {
     const outcome = this.engine.apply(this.state, action);
     if (!outcome.ok) {
+      // The log keeps the true reason; the event and the answer carry only what may leave the process.
       this.deps.log.rejected(this.options.tableId, this.gameId, action, outcome.code, outcome.message);
-      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: outcome.code });
-      return { ok: false, code: outcome.code, message: outcome.message };
+      const refusal = this.engine.publicRejection(action, outcome);
+      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: refusal.code });
+      return { ok: false, code: refusal.code, message: refusal.message };
     }
     this.deps.log.action(this.options.tableId, this.gameId, action);
     this.state = outcome.state;

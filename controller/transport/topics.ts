@@ -17,7 +17,8 @@
  *   <base>/<table>/response/<client>/<name>  exactly one response per request, readable only by <client>
  */
 import type {
-  Availability, BridgeHealthPayload, BridgeTablesPayload, HealthPayload, PublicEvent, RequestEnvelope, ResponsePayload, StatePayload,
+  Availability, BridgeHealthPayload, BridgeTablesPayload, HealthPayload, PublicEvent, RequestEnvelope, ResponsePayload,
+  StatePayload,
 } from './payloads.ts';
 
 /** The payload type of every kind of topic. */

@@ -56,6 +56,8 @@ export class TransactionCache {
 }
 
 /** The cache key of a request: NUL cannot occur in topics or ids, so the parts cannot run into each other. */
-export function transactionKey(table: string, client: string, name: string, identity: string, transaction: string | number): string {
+export function transactionKey(
+  table: string, client: string, name: string, identity: string, transaction: string | number,
+): string {
   return [table, client, name, identity, typeof transaction, String(transaction)].join('\u0000');
 }

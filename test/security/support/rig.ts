@@ -109,7 +109,9 @@ export async function startRig(options: RigOptions): Promise<Rig> {
 }
 
 /** A plain mqtt.js client (MQTT 3.1.1, no reconnection) with a random client id unless one is given. */
-export async function client(url: string, account: { username: string; password: string }, clientId?: string): Promise<MqttClient> {
+export async function client(
+  url: string, account: { username: string; password: string }, clientId?: string,
+): Promise<MqttClient> {
   return mqtt.connectAsync(url, {
     protocolVersion: 4, username: account.username, password: account.password, reconnectPeriod: 0, connectTimeout: 10_000,
     clientId: clientId ?? `outside-${randomBytes(6).toString('hex')}`,
@@ -182,11 +184,13 @@ export class Referee {
   }
 
   /** Sends a request (with the token unless `token: null`) and waits for the response with its transaction. */
-  async request(table: string, name: string, params: Record<string, unknown> = {}, options: { token?: string | null; transaction?: string } = {}):
-    Promise<ResponsePayload> {
+  async request(
+    table: string, name: string, params: Record<string, unknown> = {}, options: { token?: string | null; transaction?: string } = {},
+  ): Promise<ResponsePayload> {
     const transaction = options.transaction ?? `${this.clientId}-${++this.counter}`;
     const token = options.token === undefined ? TOKEN : options.token;
-    await this.publishRaw(this.requestTopic(table, name), JSON.stringify({ ...params, transaction, ...(token === null ? {} : { token }) }));
+    const body = { ...params, transaction, ...(token === null ? {} : { token }) };
+    await this.publishRaw(this.requestTopic(table, name), JSON.stringify(body));
     return this.inbox.waitFor(() => this.responses().find((r) => r.transaction === transaction), `response ${transaction}`);
   }
 
