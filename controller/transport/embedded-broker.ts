@@ -39,6 +39,10 @@ export interface EmbeddedBrokerOptions {
 /** Counters of what the broker refused, for the health page and the tests. */
 export interface BrokerStats {
   readonly refusedConnections: number;
+  /** Of the refused connections, those whose client id is reserved to another account. */
+  readonly reservedClientIds: number;
+  /** Connections closed for a packet over the size limit. */
+  readonly oversizePackets: number;
   readonly deniedPublishes: number;
   readonly deniedSubscriptions: number;
   readonly droppedDeliveries: number;
@@ -46,14 +50,31 @@ export interface BrokerStats {
 
 // CONNACK return codes (MQTT 3.1.1, table 3.1). aedes declares them as an ambient const enum, which
 // isolatedModules cannot read, so they are repeated here.
+const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
+
+/**
+ * The account a client id is reserved to: the longest configured username U such that the id is U or starts
+ * with `U-` (the controller's and the dashboard's ids are `<username>-<random>`), or undefined. So no other
+ * login can take over the controller's connections by their id (MQTT lets a new connection with an id in use
+ * disconnect the old one).
+ */
+export function reservedOwner(clientId: string, usernames: readonly string[]): string | undefined {
+  let owner: string | undefined;
+  for (const name of usernames) {
+    if ((clientId === name || clientId.startsWith(`${name}-`)) && name.length > (owner?.length ?? -1)) owner = name;
+  }
+  return owner;
+}
 
 function digest(value: string | Buffer): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-function authError(message: string, returnCode: typeof BAD_USERNAME_OR_PASSWORD | typeof NOT_AUTHORIZED): AuthenticateError {
+function authError(
+  message: string, returnCode: typeof IDENTIFIER_REJECTED | typeof BAD_USERNAME_OR_PASSWORD | typeof NOT_AUTHORIZED,
+): AuthenticateError {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- aedes's AuthErrorCode is an ambient const enum that isolatedModules cannot import; these numbers are its wire values
   return Object.assign(new Error(message), { returnCode });
 }
@@ -76,7 +97,9 @@ export class EmbeddedBroker {
   private readonly logger: TransportLogger;
   private readonly roles = new WeakMap<Client, { readonly username: string; readonly role: Role }>();
   private readonly sockets = new Set<Socket>();
-  private readonly counters = { refusedConnections: 0, deniedPublishes: 0, deniedSubscriptions: 0, droppedDeliveries: 0 };
+  private readonly counters = {
+    refusedConnections: 0, reservedClientIds: 0, oversizePackets: 0, deniedPublishes: 0, deniedSubscriptions: 0, droppedDeliveries: 0,
+  };
   private aedes: Aedes | undefined;
   private server: Server | undefined;
   private boundPort: number | undefined;
@@ -194,6 +217,13 @@ export class EmbeddedBroker {
     if (match === undefined) {
       this.refuse(client, username, 'bad username or password');
       done(authError('bad username or password', BAD_USERNAME_OR_PASSWORD), false);
+      return;
+    }
+    const owner = reservedOwner(client.id, this.options.users.map((u) => u.username));
+    if (owner !== undefined && owner !== match.username) {
+      this.counters.reservedClientIds++;
+      this.refuse(client, username, `client id reserved to ${owner}`);
+      done(authError('this client id is reserved to another account', IDENTIFIER_REJECTED), false);
       return;
     }
     this.roles.set(client, { username: match.username, role: match.role });
