@@ -10,11 +10,13 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createServer as createTlsServer } from 'node:tls';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { mayPublish, mayReceive, maySubscribe, type Role } from './acl.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
 import { isBrokerUsername } from './mosquitto-acl.ts';
+import { MAX_PACKET_BYTES, guardPacketSize } from './packet-size-guard.ts';
 import { baseTopicProblem } from './topics.ts';
 
 /** A broker account from the configuration. */
@@ -31,6 +33,8 @@ export interface EmbeddedBrokerOptions {
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1; `0.0.0.0` lets overlays and lighting desks on the LAN in. */
   readonly host?: string;
+  /** Larger incoming packets close the connection before they are buffered. Default MAX_PACKET_BYTES (256 KiB). */
+  readonly maxPacketBytes?: number;
   /** PEM key and certificate: listen with TLS (mqtts://) instead of plain TCP. */
   readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
   readonly logger?: TransportLogger;
@@ -132,14 +136,15 @@ export class EmbeddedBroker {
     aedes.on('clientError', (client, error) => {
       this.logger.debug('mqtt client error', { client: client.id, error: error.message });
     });
-    const server = this.options.tls === undefined ? createServer(aedes.handle) : createTlsServer(this.options.tls, aedes.handle);
-    // Tracked so that close() can end connections at once instead of waiting for clients to leave.
-    server.on(this.options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
+    const handle = (socket: Socket): void => {
       // Small packets must leave at once: Nagle's algorithm against delayed ACKs costs ~40 ms per hop.
       socket.setNoDelay(true);
+      // Tracked so that close() can end connections at once instead of waiting for clients to leave.
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
-    });
+      aedes.handle(this.guarded(socket));
+    };
+    const server = this.options.tls === undefined ? createServer(handle) : createTlsServer(this.options.tls, handle);
     this.aedes = aedes;
     this.server = server;
     try {
@@ -197,6 +202,15 @@ export class EmbeddedBroker {
         });
       });
     }
+  }
+
+  /** The connection as aedes reads it: through the packet size limit. */
+  private guarded(connection: Duplex, peer?: string): Duplex {
+    const max = this.options.maxPacketBytes ?? MAX_PACKET_BYTES;
+    return guardPacketSize(connection, max, (bytes) => {
+      this.counters.oversizePackets++;
+      this.logger.warn('mqtt packet over the size limit; connection closed', { peer, bytes: Number.isFinite(bytes) ? bytes : -1, max });
+    });
   }
 
   private authenticate(

@@ -12,6 +12,7 @@ export {
 export { TRANSPORT_ERRORS, transportError, type RequestError, type TransportErrorCode } from './errors.ts';
 export { silentLogger, type LogFields, type TransportLogger } from './logger.ts';
 export { mosquittoAcl, isBrokerUsername, type BrokerAccount } from './mosquitto-acl.ts';
+export { MAX_PACKET_BYTES, PacketScanner, guardPacketSize } from './packet-size-guard.ts';
 export { MqttConnection, type ConnectionStats, type MqttConnectionOptions, type MqttTlsOptions } from './mqtt-connection.ts';
 export type {
   Availability, BridgeTableEntry, BridgeTablesPayload, BuzzerStatePayload,
