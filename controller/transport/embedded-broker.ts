@@ -102,8 +102,10 @@ export class EmbeddedBroker {
   private readonly roles = new WeakMap<Client, { readonly username: string; readonly role: Role }>();
   private readonly sockets = new Set<Socket>();
   private readonly counters = {
-    refusedConnections: 0, reservedClientIds: 0, oversizePackets: 0, deniedPublishes: 0, deniedSubscriptions: 0, droppedDeliveries: 0,
+    refusedConnections: 0, reservedClientIds: 0, oversizePackets: 0,
+    deniedPublishes: 0, deniedSubscriptions: 0, droppedDeliveries: 0,
   };
+
   private aedes: Aedes | undefined;
   private server: Server | undefined;
   private boundPort: number | undefined;

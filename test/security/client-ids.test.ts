@@ -23,7 +23,8 @@ afterEach(async () => {
 async function tryConnect(url: string, clientId: string): Promise<number> {
   return new Promise((resolve) => {
     const c = mqtt.connect(url, {
-      protocolVersion: 4, username: VIEWER.username, password: VIEWER.password, clientId, reconnectPeriod: 500, connectTimeout: 5000,
+      protocolVersion: 4, username: VIEWER.username, password: VIEWER.password, clientId,
+      reconnectPeriod: 500, connectTimeout: 5000,
     });
     closers.push(async () => c.endAsync(true));
     c.once('connect', () => {

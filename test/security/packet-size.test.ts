@@ -80,14 +80,14 @@ async function streamOversize(url: string, account: { username: string; password
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssOf(pid));
   }, 20);
-  let closed = false;
+  const connection = { closed: false };
   socket.once('close', () => {
-    closed = true;
+    connection.closed = true;
   });
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   let written = 0;
   socket.write(publishHeader(topic, payloadBytes));
-  while (written < payloadBytes && !closed) {
+  while (written < payloadBytes && !connection.closed) {
     const ok = socket.write(chunk);
     written += chunk.length;
     if (!ok) {
@@ -107,7 +107,7 @@ async function streamOversize(url: string, account: { username: string; password
   peak = Math.max(peak, rssOf(pid));
   clearInterval(sampler);
   socket.destroy();
-  return { written, closedEarly: closed, peakGrowth: peak - baseline };
+  return { written, closedEarly: connection.closed, peakGrowth: peak - baseline };
 }
 
 describe.each<BrokerKind>(['embedded', 'mosquitto'])('oversize packets on %s', (broker) => {

@@ -185,7 +185,8 @@ export class Referee {
 
   /** Sends a request (with the token unless `token: null`) and waits for the response with its transaction. */
   async request(
-    table: string, name: string, params: Record<string, unknown> = {}, options: { token?: string | null; transaction?: string } = {},
+    table: string, name: string, params: Record<string, unknown> = {},
+    options: { token?: string | null; transaction?: string } = {},
   ): Promise<ResponsePayload> {
     const transaction = options.transaction ?? `${this.clientId}-${++this.counter}`;
     const token = options.token === undefined ? TOKEN : options.token;
