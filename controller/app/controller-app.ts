@@ -29,6 +29,7 @@ import { SIMULATED_WEIGHTS, simulatedRegistry } from './simulated-items.ts';
 import { stationsOf, type TableParts } from './table-assembly.ts';
 import { PadReadings } from './pad-readings.ts';
 import { TableHost } from './table-host.ts';
+import { transactionStoreOf } from './transaction-store.ts';
 
 export interface DashboardHandle {
   readonly url: string;
@@ -110,6 +111,7 @@ export class ControllerApp {
       baseTopic: config.mqtt.baseTopic, tables: tables.map((t) => t.id), describe: describeTables(tables, simulatedKind),
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
+      transactionStore: transactionStoreOf(log),
     });
     this.transport = transport;
     const onError = (e: unknown): void => {

@@ -15,6 +15,7 @@ import type { BridgeTableEntry, BridgeTablesPayload } from './payloads.ts';
 import type { RequestHandler, RequestName } from './requests.ts';
 import type { DispatcherStats } from './request-dispatcher.ts';
 import type { RequestToken } from './request-tokens.ts';
+import type { TransactionStore } from './transaction-cache.ts';
 import { TableChannel } from './table-channel.ts';
 import { DEFAULT_BASE_TOPIC, Topics, encodePayload, isTableId, ownClientId } from './topics.ts';
 
@@ -40,6 +41,8 @@ export interface ControllerTransportOptions {
    */
   readonly clientIdPrefix?: string;
   readonly requestTimeoutMs?: number;
+  /** Where answers to transactions are kept (default in memory; the app passes the event log's). */
+  readonly transactionStore?: TransactionStore;
   readonly reconnectPeriodMs?: number;
   readonly keepaliveS?: number;
   readonly logger?: TransportLogger;
@@ -66,6 +69,7 @@ export class ControllerTransport {
     this.logger = logger;
     this.requests = new RequestDispatcher({
       tokens: options.tokens, logger, tables: options.tables,
+      ...(options.transactionStore === undefined ? {} : { transactionStore: options.transactionStore }),
       ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
     });
     const prefix = options.clientIdPrefix ?? ownClientId(options.username, randomBytes(8).toString('hex'));

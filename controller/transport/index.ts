@@ -29,6 +29,7 @@ export {
   type RequestHandler, type RequestName, type RequestParams, type RequestSpec,
 } from './requests.ts';
 export { TableChannel, type TableChannelOptions } from './table-channel.ts';
+export { MemoryTransactionStore, transactionKey, type TransactionStore } from './transaction-cache.ts';
 export {
   BRIDGE_LEVEL, DEFAULT_BASE_TOPIC, TOPIC_SPECS, Topics, baseTopicProblem, encodePayload, isRequestName, isStationId, isTableId,
   type ParsedTopic, type Topic, type TopicKind, type TopicPayloads, type TopicSpec,

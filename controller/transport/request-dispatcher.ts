@@ -13,7 +13,7 @@ import {
   REQUESTS, isKnownRequest, type HandlerResult, type Identity, type RequestContext, type RequestHandler, type RequestName,
 } from './requests.ts';
 import { RequestTokens, type RequestToken } from './request-tokens.ts';
-import { TransactionCache, transactionKey } from './transaction-cache.ts';
+import { MemoryTransactionStore, transactionKey, type TransactionStore } from './transaction-cache.ts';
 import { isTableId } from './topics.ts';
 
 /** Where a request came from and what it asks, as read from its topic. */
@@ -35,9 +35,11 @@ export interface RequestDispatcherOptions {
   readonly maxPayloadBytes?: number;
   /** How long a transaction's answer is replayed to duplicates, ms. Default 10 min. */
   readonly idempotencyWindowMs?: number;
-  /** How many answers are kept for replay. Default 1000. */
+  /** How many answers the default in-memory store keeps per table. Default 10,000. */
   readonly idempotencyMaxEntries?: number;
-  /** Monotonic ms, for the idempotency window; injected for tests. */
+  /** Where answers are kept for replay; default in memory (the app passes one backed by the event log). */
+  readonly transactionStore?: TransactionStore;
+  /** Monotonic ms, for the default store's window; injected for tests. */
   readonly now?: () => number;
   readonly logger?: TransportLogger;
 }
@@ -84,7 +86,9 @@ export class RequestDispatcher {
   private readonly validators = new Map<RequestName, ValidateFunction>();
   private readonly logger: TransportLogger;
   private readonly tokens: RequestTokens;
-  private cache: TransactionCache | undefined;
+  private store: TransactionStore | undefined;
+  /** Answers still being worked out: a repeat arriving meanwhile waits for the same one. */
+  private readonly inFlight = new Map<string, Promise<ResponsePayload>>();
   private ajv: Ajv | undefined;
   private readonly counters = { received: 0, ok: 0, replayed: 0, errors: {} as Record<string, number> };
 
@@ -152,20 +156,29 @@ export class RequestDispatcher {
       return this.refuse(table, name, fail('UNAUTHORIZED', transaction));
     }
     if (transaction === null) return this.execute(name, params, { table, client, identity, transaction });
-    this.cache ??= new TransactionCache({
-      windowMs: this.options.idempotencyWindowMs ?? 600_000,
-      maxEntries: this.options.idempotencyMaxEntries ?? 1000,
-      now: this.options.now ?? (() => performance.now()),
+    const windowMs = this.options.idempotencyWindowMs ?? 600_000;
+    const store = this.store ??= this.options.transactionStore ?? new MemoryTransactionStore({
+      maxEntriesPerTable: this.options.idempotencyMaxEntries ?? 10_000, now: this.options.now ?? (() => performance.now()),
     });
     const key = transactionKey(table, client, name, identity.id, transaction);
-    const cached = this.cache.get(key);
+    const cached = this.inFlight.get(key) ?? store.recall(key, windowMs);
     if (cached !== undefined) {
       this.counters.replayed++;
       this.logger.debug('mqtt request replayed from its transaction', { table, request: name, identity: identity.id });
       return cached;
     }
-    const answer = this.execute(name, params, { table, client, identity, transaction });
-    this.cache.set(key, answer);
+    const answer = this.execute(name, params, { table, client, identity, transaction }).then((response) => {
+      try {
+        store.remember(key, table, response, windowMs);
+      } catch (error) {
+        // The answer still goes out; only a repeat would run again.
+        this.logger.warn('mqtt answer could not be remembered', { table, error: error instanceof Error ? error.message : String(error) });
+      }
+      return response;
+    }).finally(() => {
+      this.inFlight.delete(key);
+    });
+    this.inFlight.set(key, answer);
     return answer;
   }
 
