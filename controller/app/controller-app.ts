@@ -94,7 +94,7 @@ export class ControllerApp {
     // 1. The event log: nothing is published before it is written here.
     const databaseFile = config.storage.database;
     const opened = EventLog.open(databaseFile);
-    if (!opened.ok) throw new Error(`event log ${databaseFile}: ${opened.code}: ${opened.message}`);
+    if (!opened.ok) throw new Error(`event log ${databaseFile}: ${opened.code}: ${opened.message}${recoveryHint(opened.code, databaseFile)}`);
     const log = opened.log;
     this.log = log;
 
@@ -265,19 +265,37 @@ export class ControllerApp {
     return { registry: registry.registry, ...(weights ? { weights } : {}) };
   }
 
+  /**
+   * Every table continues its unfinished game when it can. One table's log state never stops the others or the
+   * start: a game that cannot be rebuilt (REPLAY_REJECTED, BAD_SETUP, LOG_CORRUPT) or no longer fits the table
+   * (another game, seats gone) is ended in the log as abandoned, with the reason, and the table starts anew;
+   * the abandoned game stays in the log (`zaptable history`, `zaptable replay --db`).
+   */
   private recover(log: EventLog): void {
     const recovered = new Map<string, ReturnType<typeof recoverTables>[number]>();
     for (const r of recoverTables(log)) recovered.set(r.tableId, r);
     for (const [id, host] of this.hosts) {
       const r = recovered.get(id);
       const record = r?.ok ? log.reader.game(r.gameId) : undefined;
-      if (r && !r.ok) this.options.say(`table ${id}: could not recover game ${r.gameId} (${r.code}: ${r.message}); starting a new one`);
-      if (r?.ok && record) {
+      const why = r === undefined ? undefined
+        : !r.ok ? `${r.code}: ${r.message}`
+            : record === undefined ? 'its record is missing' : host.misfit(record);
+      if (r?.ok && record && why === undefined) {
         this.options.say(`table ${id}: continuing game ${r.gameId} after ${r.actionCount} actions`);
         host.start({ gameId: String(r.gameId), game: record.game, config: record.config, seed: record.seed, state: r.state });
-      } else {
-        host.start();
+        continue;
       }
+      if (r !== undefined && why !== undefined) {
+        this.options.say(`table ${id}: game ${r.gameId} cannot continue (${why}); it is kept in the log as abandoned and a new game starts`);
+        try {
+          log.endGame(r.gameId, { over: false, winners: [], scores: {}, rounds: 0, abandoned: true, reason: why } as Parameters<EventLog['endGame']>[1]);
+          log.commit();
+        } catch (error) {
+          this.options.say(`table ${id}: stays idle: ${(error as Error).message} (see zaptable log repair)`);
+          continue;
+        }
+      }
+      host.start();
     }
     for (const [id, { runtime }] of this.buzzers) {
       // A session continues when the set-up is unchanged (same contestants, teams and options); else a new one starts.
@@ -378,6 +396,13 @@ export class ControllerApp {
     this.broker = undefined;
     this.log = undefined;
   }
+}
+
+/** How to get going again after the log could not be opened (docs/persistence.md, "A damaged log"). */
+function recoveryHint(code: string, file: string): string {
+  if (code !== 'LOG_CORRUPT') return '';
+  return `\n  to recover: \`zaptable log export --db ${file}\` saves every readable row as JSON; `
+    + `\`zaptable log repair --db ${file}\` copies the readable rows into a new log and keeps the damaged file beside it`;
 }
 
 /** What `bridge/tables` tells dashboards about each table: its name, game, seats and stations. */

@@ -98,6 +98,7 @@ export class EventLog {
     readonly get: Database.Statement<[string, number], string>;
     readonly prune: Database.Statement<[number]>;
   } | undefined;
+
   private lastSeqValue: number;
   private scheduled: NodeJS.Immediate | undefined;
   private waiters: Waiter[] = [];
