@@ -330,7 +330,9 @@ export class ControllerApp {
   }
 
   private publishHealth(health: StationHealth): void {
+    const wasOnline = this.lastHealth.get(health.station)?.online === true;
     this.lastHealth.set(health.station, health);
+    if (wasOnline && !health.online) this.forgetPad(health.station);
     const tableId = this.tableOfStation.get(health.station);
     if (tableId === undefined) return;
     const host = this.hosts.get(tableId);
@@ -341,6 +343,13 @@ export class ControllerApp {
     const isSeat = host.config.seats.some((s) => s.station === health.station);
     const pad = this.pads?.reading(health.station, host.runtime.options.game, host.runtime.engineState(), isSeat);
     this.transport?.table(tableId).publishHealth(pad ? { ...health, pad } : health).catch(() => undefined);
+  }
+
+  /** A station went offline: its pad is unknown until it reports again (item: a stale tag kept a table stuck). */
+  private forgetPad(station: string): void {
+    this.pads?.forget(station);
+    const tableId = this.tableOfStation.get(station);
+    if (tableId !== undefined) this.hosts.get(tableId)?.runtime.resetStation(station);
   }
 
   private startBots(config: ZaptableConfig, table: SimulatedTable): void {
