@@ -73,6 +73,8 @@ export class ControllerApp {
   private dashboard: DashboardHandle | undefined;
   private pads: PadReadings | undefined;
   private readonly lastHealth = new Map<string, StationHealth>();
+  /** This start (ms since 1970), on every state and event: seq starts again after a restart, the epoch does not repeat. */
+  private readonly epoch = Date.now();
 
   constructor(private readonly options: ControllerAppOptions) {}
 
@@ -117,7 +119,7 @@ export class ControllerApp {
     const onError = (e: unknown): void => {
       say(`mqtt: ${String(e)}`);
     };
-    const publisher = runtimePublisherOf({ transport, nowMs: () => Date.now(), onError });
+    const publisher = runtimePublisherOf({ transport, nowMs: () => Date.now(), onError, epoch: this.epoch });
 
     // 5. The tables, each continuing its unfinished game from the log.
     const parts = simulatedKind ? { registry: simulatedRegistry(), weights: SIMULATED_WEIGHTS } : this.loadParts(config);
@@ -165,7 +167,9 @@ export class ControllerApp {
     config: ZaptableConfig, tables: readonly TableConfig[],
     io: { readonly transport: ControllerTransport; readonly onError: (e: unknown) => void; readonly log: EventLog },
   ): ReturnType<typeof buzzerPublisherOf> {
-    const publisher = buzzerPublisherOf({ transport: io.transport, nowMs: () => Date.now(), onError: io.onError });
+    const publisher = buzzerPublisherOf({
+      transport: io.transport, nowMs: () => Date.now(), onError: io.onError, epoch: this.epoch,
+    });
     const hardware = this.hardware;
     const hub = this.hub;
     const sound = hub !== undefined && config.hardware.buzzerHub?.piezo !== undefined

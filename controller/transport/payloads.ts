@@ -80,8 +80,10 @@ export interface BridgeHealthPayload {
 
 /** Fields every table state carries. */
 interface StateMeta {
-  /** The `seq` of the last event published before this state (0 before the first). */
+  /** The `seq` of the last event published before this state (0 before the first); starts again at every start. */
   readonly seq: number;
+  /** This start of the controller (ms since 1970 at start-up, larger at every start); see `EventFields.epoch`. */
+  readonly epoch?: number;
   /** When the state was last changed, ms since 1970 on the controller's wall clock. */
   readonly at: number;
 }
@@ -115,8 +117,13 @@ export type StatePayload = IdleStatePayload | GameStatePayload | BuzzerStatePayl
 
 /** The envelope of every event on `<base>/<table>/events`. Not retained. */
 export interface EventFields {
-  /** Per-table sequence number, +1 per event; a gap tells a subscriber it missed events. */
+  /** Per-table sequence number, +1 per event; a gap tells a subscriber it missed events. Starts again at 1 after a restart. */
   readonly seq: number;
+  /**
+   * This start of the controller: ms since 1970 at start-up, larger at every start. `(epoch, seq)` identifies an
+   * event; a new epoch means a restart (seq starts again), not a repeat. Always set by the controller.
+   */
+  readonly epoch?: number;
   /** When it happened, ms on the controller's clock (the action's time, or the event's own `at`). */
   readonly at: number;
   /** Engine events use the engines' UPPER_CASE types (docs/rules-engine.md); table events are listed below. */
