@@ -13,7 +13,9 @@ import { EventLog, recoverTables } from '../persistence/index.ts';
 import { loadCalibration } from '../runtime/calibration/calibration-file.ts';
 import { loadRegistry } from '../runtime/registry/registry-file.ts';
 import { realScheduler } from '../runtime/ports.ts';
-import { ControllerTransport, EmbeddedBroker, type BridgeTableEntry, type BrokerUser } from '../transport/index.ts';
+import {
+  ControllerTransport, EmbeddedBroker, rateLimited, type BridgeTableEntry, type BrokerUser, type TransportLogger,
+} from '../transport/index.ts';
 import { BuzzerRuntime } from '../runtime/buzzer/buzzer-runtime.ts';
 import { BotDriver } from './bots/bot-driver.ts';
 import { BuzzerBots } from './bots/buzzer-bots.ts';
@@ -73,6 +75,8 @@ export class ControllerApp {
   private dashboard: DashboardHandle | undefined;
   private pads: PadReadings | undefined;
   private readonly lastHealth = new Map<string, StationHealth>();
+  private rateLimitedLogger: TransportLogger | undefined;
+  private healthTimer: NodeJS.Timeout | undefined;
   /** This start (ms since 1970), on every state and event: seq starts again after a restart, the epoch does not repeat. */
   private readonly epoch = Date.now();
 
@@ -109,6 +113,7 @@ export class ControllerApp {
 
     // 4. MQTT: one channel per table; requests need the dashboard's token.
     const transport = new ControllerTransport({
+      logger: this.transportLogger(),
       url: brokerUrl, username: config.mqtt.controller.username, password: config.mqtt.controller.password ?? '',
       baseTopic: config.mqtt.baseTopic, tables: tables.map((t) => t.id), describe: describeTables(tables, simulatedKind),
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
@@ -138,6 +143,7 @@ export class ControllerApp {
     const buzzerRuntimes = new Map([...this.buzzers].map(([id, b]) => [id, b.runtime]));
     registerBuzzerHandlers({ transport, buzzers: buzzerRuntimes, lastSeq: (t) => buzzerPublisher.lastSeq(t) });
     await transport.start();
+    this.startBridgeHealth(transport);
     this.recover(log);
 
     // 6. Sensor events and station health flow to the tables that own the stations.
@@ -201,9 +207,37 @@ export class ControllerApp {
       ...config.mqtt.clients.map((c) => ({ username: c.username, password: c.password, role: c.role })),
     ];
     const { port: wanted, host } = config.mqtt.embedded;
-    this.broker = new EmbeddedBroker({ baseTopic: config.mqtt.baseTopic, users, port: wanted, host });
+    this.broker = new EmbeddedBroker({
+      baseTopic: config.mqtt.baseTopic, users, port: wanted, host, logger: this.transportLogger(),
+    });
     const port = await this.broker.start();
     return `mqtt://${config.mqtt.embedded.host === '0.0.0.0' ? '127.0.0.1' : config.mqtt.embedded.host}:${port}`;
+  }
+
+  /**
+   * The transport's and the embedded broker's log lines on the terminal, rate-limited: refused logins,
+   * publishes, subscriptions and requests are what an attacker can produce at will.
+   */
+  private transportLogger(): TransportLogger {
+    this.rateLimitedLogger ??= rateLimited(this.hardwareLogger());
+    return this.rateLimitedLogger;
+  }
+
+  /** `<base>/bridge/health`: the refusal counters, published when they changed, at most once a second. */
+  private startBridgeHealth(transport: ControllerTransport): void {
+    let last = '';
+    const publish = (): void => {
+      const broker = this.broker?.stats() ?? null;
+      const { received, ok, replayed, errors } = transport.stats().requests;
+      const counts = { broker, requests: { received, ok, replayed, errors } };
+      const text = JSON.stringify(counts);
+      if (text === last) return;
+      last = text;
+      transport.publishBridgeHealth({ at: Date.now(), epoch: this.epoch, ...counts }).catch(() => undefined);
+    };
+    publish();
+    this.healthTimer = setInterval(publish, 1000);
+    this.healthTimer.unref();
   }
 
   /** The hardware layer's log lines as one compact line each on the terminal. */
@@ -392,6 +426,8 @@ export class ControllerApp {
 
   /** Stops everything in reverse order; safe to call twice and after a failed start. */
   async stop(): Promise<void> {
+    clearInterval(this.healthTimer);
+    this.healthTimer = undefined;
     for (const bot of this.bots.splice(0)) bot.stop();
     await this.dashboard?.close();
     this.dashboard = undefined;

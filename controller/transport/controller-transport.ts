@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { RequestDispatcher } from './request-dispatcher.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
 import { MqttConnection, type ConnectionStats, type MqttTlsOptions } from './mqtt-connection.ts';
-import type { BridgeTableEntry, BridgeTablesPayload } from './payloads.ts';
+import type { BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload } from './payloads.ts';
 import type { RequestHandler, RequestName } from './requests.ts';
 import type { DispatcherStats } from './request-dispatcher.ts';
 import type { RequestToken } from './request-tokens.ts';
@@ -112,6 +112,11 @@ export class ControllerTransport {
       await this.stop();
       throw failed.reason;
     }
+  }
+
+  /** Publishes what was refused (retained on `<base>/bridge/health`, republished after a reconnect). */
+  async publishBridgeHealth(health: BridgeHealthPayload): Promise<void> {
+    await this.bridge.setRetained(this.topics.bridgeHealth(), encodePayload('bridgeHealth', health));
   }
 
   /** Announces `offline` everywhere and disconnects. */

@@ -10,12 +10,12 @@ export {
   EmbeddedBroker, brokerUsersProblem, type BrokerUser, type BrokerStats, type EmbeddedBrokerOptions,
 } from './embedded-broker.ts';
 export { TRANSPORT_ERRORS, transportError, type RequestError, type TransportErrorCode } from './errors.ts';
-export { silentLogger, type LogFields, type TransportLogger } from './logger.ts';
+export { rateLimited, silentLogger, type LogFields, type RateLimitOptions, type TransportLogger } from './logger.ts';
 export { mosquittoAcl, isBrokerUsername, type BrokerAccount } from './mosquitto-acl.ts';
 export { MAX_PACKET_BYTES, PacketScanner, guardPacketSize } from './packet-size-guard.ts';
 export { MqttConnection, type ConnectionStats, type MqttConnectionOptions, type MqttTlsOptions } from './mqtt-connection.ts';
 export type {
-  Availability, BridgeTableEntry, BridgeTablesPayload, BuzzerStatePayload,
+  Availability, BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload, BuzzerStatePayload,
   EventFields, GameStatePayload, HealthPayload, IdleStatePayload, JsonValue,
   PublicBuzzerView, PublicEvent, PublicView, RequestEnvelope, ResponsePayload, StatePayload, TableEvent, Transaction,
 } from './payloads.ts';

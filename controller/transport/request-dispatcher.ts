@@ -238,8 +238,13 @@ export class RequestDispatcher {
 
   private refuse(table: string, name: string, response: ResponsePayload): ResponsePayload {
     if (response.status === 'error') {
-      // The request name comes from the topic and may be anything: shown quoted and cut.
-      this.logger.info('mqtt request refused', { table, request: JSON.stringify(name.slice(0, 80)), code: response.error.code });
+      // The request name comes from the topic and may be anything: shown quoted and cut. An unauthorised
+      // request is a warning (someone without a valid token tried); the others are mistakes.
+      const fields = {
+        table: JSON.stringify(table.slice(0, 80)), request: JSON.stringify(name.slice(0, 80)), code: response.error.code,
+      };
+      if (response.error.code === 'UNAUTHORIZED') this.logger.warn('mqtt request refused: UNAUTHORIZED', fields);
+      else this.logger.info('mqtt request refused', fields);
     }
     return response;
   }
