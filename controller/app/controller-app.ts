@@ -204,11 +204,14 @@ export class ControllerApp {
       // The dashboard's account exists only when the dashboard runs (its password is generated only then).
       ...(config.dashboard.mqtt.password === undefined
         ? [] : [{ username: config.dashboard.mqtt.username, password: config.dashboard.mqtt.password, role: 'referee' as const }]),
+      ...(config.mqtt.viewer.password === undefined
+        ? [] : [{ username: config.mqtt.viewer.username, password: config.mqtt.viewer.password, role: 'viewer' as const }]),
       ...config.mqtt.clients.map((c) => ({ username: c.username, password: c.password, role: c.role })),
     ];
-    const { port: wanted, host } = config.mqtt.embedded;
+    const { port: wanted, host, websocketPort } = config.mqtt.embedded;
     this.broker = new EmbeddedBroker({
       baseTopic: config.mqtt.baseTopic, users, port: wanted, host, logger: this.transportLogger(),
+      ...(websocketPort === null ? {} : { websocketPort }),
     });
     const port = await this.broker.start();
     return `mqtt://${config.mqtt.embedded.host === '0.0.0.0' ? '127.0.0.1' : config.mqtt.embedded.host}:${port}`;

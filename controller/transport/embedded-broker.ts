@@ -5,13 +5,17 @@
  * single MQTT 3.1.1 publish otherwise; Mosquitto drops it silently and keeps the connection: either way no
  * subscriber sees it). A subscription the role does not allow is refused in the SUBACK (0x80).
  *
- * Plain TCP, or TLS when a key and certificate are given. No WebSocket listener: browsers reach the game
- * through the dashboard, not the broker.
+ * Plain TCP, or TLS when a key and certificate are given; optionally also MQTT over WebSocket (`ws://`, or
+ * `wss://` with TLS) so browsers and MQTT.js web clients can subscribe, with the same logins, roles and packet
+ * limit. Every connection passes the packet size guard before aedes sees a byte.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTlsServer } from 'node:tls';
+import { WebSocketServer, createWebSocketStream } from 'ws';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { mayPublish, mayReceive, maySubscribe, type Role } from './acl.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
@@ -33,6 +37,8 @@ export interface EmbeddedBrokerOptions {
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1; `0.0.0.0` lets overlays and lighting desks on the LAN in. */
   readonly host?: string;
+  /** Also listen for MQTT over WebSocket on this port (same host; 0 picks a free one). Default: no WebSocket. */
+  readonly websocketPort?: number;
   /** Larger incoming packets close the connection before they are buffered. Default MAX_PACKET_BYTES (256 KiB). */
   readonly maxPacketBytes?: number;
   /** PEM key and certificate: listen with TLS (mqtts://) instead of plain TCP. */
@@ -108,6 +114,8 @@ export class EmbeddedBroker {
 
   private aedes: Aedes | undefined;
   private server: Server | undefined;
+  private websocket: { readonly http: HttpServer; readonly wss: WebSocketServer } | undefined;
+  private boundWebsocketPort: number | undefined;
   private boundPort: number | undefined;
 
   constructor(options: EmbeddedBrokerOptions) {
@@ -162,8 +170,45 @@ export class EmbeddedBroker {
       throw error;
     }
     this.boundPort = (server.address() as AddressInfo).port;
+    if (this.options.websocketPort !== undefined) {
+      try {
+        this.boundWebsocketPort = await this.listenWebsocket(aedes, this.options.websocketPort);
+      } catch (error) {
+        await this.close();
+        throw error;
+      }
+    }
     this.logger.info('embedded mqtt broker listening', { host: this.options.host ?? '127.0.0.1', port: this.boundPort, tls: this.options.tls !== undefined });
     return this.boundPort;
+  }
+
+  /** Serves MQTT over WebSocket; resolves with the bound port. */
+  private async listenWebsocket(aedes: Aedes, port: number): Promise<number> {
+    const host = this.options.host ?? '127.0.0.1';
+    const http = this.options.tls === undefined ? createHttpServer() : createHttpsServer(this.options.tls);
+    // ws refuses a larger message itself; the guard then checks MQTT packets, which may span messages.
+    const wss = new WebSocketServer({ server: http, maxPayload: (this.options.maxPacketBytes ?? MAX_PACKET_BYTES) + 1024 });
+    this.websocket = { http, wss };
+    wss.on('connection', (ws, request) => {
+      const stream = createWebSocketStream(ws);
+      stream.on('error', () => undefined);
+      aedes.handle(this.guarded(stream, request.socket.remoteAddress));
+    });
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(port, host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+    const bound = (http.address() as AddressInfo).port;
+    this.logger.info('embedded mqtt broker listening for websockets', { host, port: bound, tls: this.options.tls !== undefined });
+    return bound;
+  }
+
+  /** The WebSocket port, when one was configured; throws before `start()`. */
+  get websocketPort(): number | undefined {
+    return this.boundWebsocketPort;
   }
 
   /** The bound port; throws before `start()`. */
@@ -184,10 +229,22 @@ export class EmbeddedBroker {
 
   /** Disconnects every client and stops listening. Safe to call twice. */
   async close(): Promise<void> {
-    const { aedes, server } = this;
+    const { aedes, server, websocket } = this;
     this.aedes = undefined;
     this.server = undefined;
+    this.websocket = undefined;
     this.boundPort = undefined;
+    this.boundWebsocketPort = undefined;
+    if (websocket !== undefined) {
+      for (const ws of websocket.wss.clients) ws.terminate();
+      websocket.wss.close();
+      websocket.http.closeAllConnections();
+      await new Promise<void>((resolve) => {
+        websocket.http.close(() => {
+          resolve();
+        });
+      });
+    }
     if (aedes !== undefined) {
       await new Promise<void>((resolve) => {
         aedes.close(() => {

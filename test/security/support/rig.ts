@@ -38,6 +38,8 @@ export interface RigOptions {
   /** Reuse an external broker (a restart on Mosquitto). */
   readonly external?: BenchBroker;
   readonly embeddedPort?: number;
+  /** `mqtt.embedded.websocketPort`. */
+  readonly embeddedWebsocketPort?: number;
   /** Extra YAML lines under `mqtt:` (indented by 2). */
   readonly mqttExtra?: readonly string[];
 }
@@ -77,7 +79,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     'mqtt:',
     `  baseTopic: ${BASE}`,
     `  broker: ${external ? 'external' : 'embedded'}`,
-    `  embedded: { port: ${port} }`,
+    `  embedded: { port: ${port}${options.embeddedWebsocketPort === undefined ? '' : `, websocketPort: ${String(options.embeddedWebsocketPort)}`} }`,
     ...(external ? [`  external: { url: "${external.url}" }`] : []),
     `  controller: { username: ${CONTROLLER.username}, password: ${CONTROLLER.password} }`,
     '  clients:',
