@@ -9,6 +9,8 @@ export interface BuzzerPublisherOptions {
   readonly transport: ControllerTransport;
   readonly nowMs: () => number;
   readonly onError: (error: unknown) => void;
+  /** This start of the controller (see `PublishMeta.epoch`). */
+  readonly epoch: number;
 }
 
 export function buzzerPublisherOf(options: BuzzerPublisherOptions): BuzzerPublisher & { lastSeq(table: string): number } {
@@ -16,7 +18,7 @@ export function buzzerPublisherOf(options: BuzzerPublisherOptions): BuzzerPublis
   return {
     lastSeq: (table) => seqs.get(table) ?? 0,
     state(tableId, view) {
-      const payload = buzzerStateOf(view, { seq: seqs.get(tableId) ?? 0, at: options.nowMs() });
+      const payload = buzzerStateOf(view, { seq: seqs.get(tableId) ?? 0, at: options.nowMs(), epoch: options.epoch });
       options.transport.table(tableId).publishState(payload).catch(options.onError);
     },
     events(tableId, events) {
@@ -24,7 +26,7 @@ export function buzzerPublisherOf(options: BuzzerPublisherOptions): BuzzerPublis
       for (const event of events) {
         const seq = (seqs.get(tableId) ?? 0) + 1;
         seqs.set(tableId, seq);
-        channel.publishEvent(buzzerEventOf(event, { seq, at: options.nowMs() })).catch(options.onError);
+        channel.publishEvent(buzzerEventOf(event, { seq, at: options.nowMs(), epoch: options.epoch })).catch(options.onError);
       }
     },
   };

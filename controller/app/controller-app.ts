@@ -13,7 +13,9 @@ import { EventLog, recoverTables } from '../persistence/index.ts';
 import { loadCalibration } from '../runtime/calibration/calibration-file.ts';
 import { loadRegistry } from '../runtime/registry/registry-file.ts';
 import { realScheduler } from '../runtime/ports.ts';
-import { ControllerTransport, EmbeddedBroker, type BridgeTableEntry, type BrokerUser } from '../transport/index.ts';
+import {
+  ControllerTransport, EmbeddedBroker, rateLimited, type BridgeTableEntry, type BrokerUser, type TransportLogger,
+} from '../transport/index.ts';
 import { BuzzerRuntime } from '../runtime/buzzer/buzzer-runtime.ts';
 import { BotDriver } from './bots/bot-driver.ts';
 import { BuzzerBots } from './bots/buzzer-bots.ts';
@@ -29,6 +31,7 @@ import { SIMULATED_WEIGHTS, simulatedRegistry } from './simulated-items.ts';
 import { stationsOf, type TableParts } from './table-assembly.ts';
 import { PadReadings } from './pad-readings.ts';
 import { TableHost } from './table-host.ts';
+import { transactionStoreOf } from './transaction-store.ts';
 
 export interface DashboardHandle {
   readonly url: string;
@@ -72,6 +75,10 @@ export class ControllerApp {
   private dashboard: DashboardHandle | undefined;
   private pads: PadReadings | undefined;
   private readonly lastHealth = new Map<string, StationHealth>();
+  private rateLimitedLogger: TransportLogger | undefined;
+  private healthTimer: NodeJS.Timeout | undefined;
+  /** This start (ms since 1970), on every state and event: seq starts again after a restart, the epoch does not repeat. */
+  private readonly epoch = Date.now();
 
   constructor(private readonly options: ControllerAppOptions) {}
 
@@ -93,7 +100,7 @@ export class ControllerApp {
     // 1. The event log: nothing is published before it is written here.
     const databaseFile = config.storage.database;
     const opened = EventLog.open(databaseFile);
-    if (!opened.ok) throw new Error(`event log ${databaseFile}: ${opened.code}: ${opened.message}`);
+    if (!opened.ok) throw new Error(`event log ${databaseFile}: ${opened.code}: ${opened.message}${recoveryHint(opened.code, databaseFile)}`);
     const log = opened.log;
     this.log = log;
 
@@ -106,16 +113,18 @@ export class ControllerApp {
 
     // 4. MQTT: one channel per table; requests need the dashboard's token.
     const transport = new ControllerTransport({
+      logger: this.transportLogger(),
       url: brokerUrl, username: config.mqtt.controller.username, password: config.mqtt.controller.password ?? '',
       baseTopic: config.mqtt.baseTopic, tables: tables.map((t) => t.id), describe: describeTables(tables, simulatedKind),
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
+      transactionStore: transactionStoreOf(log),
     });
     this.transport = transport;
     const onError = (e: unknown): void => {
       say(`mqtt: ${String(e)}`);
     };
-    const publisher = runtimePublisherOf({ transport, nowMs: () => Date.now(), onError });
+    const publisher = runtimePublisherOf({ transport, nowMs: () => Date.now(), onError, epoch: this.epoch });
 
     // 5. The tables, each continuing its unfinished game from the log.
     const parts = simulatedKind ? { registry: simulatedRegistry(), weights: SIMULATED_WEIGHTS } : this.loadParts(config);
@@ -134,6 +143,7 @@ export class ControllerApp {
     const buzzerRuntimes = new Map([...this.buzzers].map(([id, b]) => [id, b.runtime]));
     registerBuzzerHandlers({ transport, buzzers: buzzerRuntimes, lastSeq: (t) => buzzerPublisher.lastSeq(t) });
     await transport.start();
+    this.startBridgeHealth(transport);
     this.recover(log);
 
     // 6. Sensor events and station health flow to the tables that own the stations.
@@ -163,7 +173,9 @@ export class ControllerApp {
     config: ZaptableConfig, tables: readonly TableConfig[],
     io: { readonly transport: ControllerTransport; readonly onError: (e: unknown) => void; readonly log: EventLog },
   ): ReturnType<typeof buzzerPublisherOf> {
-    const publisher = buzzerPublisherOf({ transport: io.transport, nowMs: () => Date.now(), onError: io.onError });
+    const publisher = buzzerPublisherOf({
+      transport: io.transport, nowMs: () => Date.now(), onError: io.onError, epoch: this.epoch,
+    });
     const hardware = this.hardware;
     const hub = this.hub;
     const sound = hub !== undefined && config.hardware.buzzerHub?.piezo !== undefined
@@ -192,12 +204,43 @@ export class ControllerApp {
       // The dashboard's account exists only when the dashboard runs (its password is generated only then).
       ...(config.dashboard.mqtt.password === undefined
         ? [] : [{ username: config.dashboard.mqtt.username, password: config.dashboard.mqtt.password, role: 'referee' as const }]),
+      ...(config.mqtt.viewer.password === undefined
+        ? [] : [{ username: config.mqtt.viewer.username, password: config.mqtt.viewer.password, role: 'viewer' as const }]),
       ...config.mqtt.clients.map((c) => ({ username: c.username, password: c.password, role: c.role })),
     ];
-    const { port: wanted, host } = config.mqtt.embedded;
-    this.broker = new EmbeddedBroker({ baseTopic: config.mqtt.baseTopic, users, port: wanted, host });
+    const { port: wanted, host, websocketPort } = config.mqtt.embedded;
+    this.broker = new EmbeddedBroker({
+      baseTopic: config.mqtt.baseTopic, users, port: wanted, host, logger: this.transportLogger(),
+      ...(websocketPort === null ? {} : { websocketPort }),
+    });
     const port = await this.broker.start();
     return `mqtt://${config.mqtt.embedded.host === '0.0.0.0' ? '127.0.0.1' : config.mqtt.embedded.host}:${port}`;
+  }
+
+  /**
+   * The transport's and the embedded broker's log lines on the terminal, rate-limited: refused logins,
+   * publishes, subscriptions and requests are what an attacker can produce at will.
+   */
+  private transportLogger(): TransportLogger {
+    this.rateLimitedLogger ??= rateLimited(this.hardwareLogger());
+    return this.rateLimitedLogger;
+  }
+
+  /** `<base>/bridge/health`: the refusal counters, published when they changed, at most once a second. */
+  private startBridgeHealth(transport: ControllerTransport): void {
+    let last = '';
+    const publish = (): void => {
+      const broker = this.broker?.stats() ?? null;
+      const { received, ok, replayed, errors } = transport.stats().requests;
+      const counts = { broker, requests: { received, ok, replayed, errors } };
+      const text = JSON.stringify(counts);
+      if (text === last) return;
+      last = text;
+      transport.publishBridgeHealth({ at: Date.now(), epoch: this.epoch, ...counts }).catch(() => undefined);
+    };
+    publish();
+    this.healthTimer = setInterval(publish, 1000);
+    this.healthTimer.unref();
   }
 
   /** The hardware layer's log lines as one compact line each on the terminal. */
@@ -263,19 +306,37 @@ export class ControllerApp {
     return { registry: registry.registry, ...(weights ? { weights } : {}) };
   }
 
+  /**
+   * Every table continues its unfinished game when it can. One table's log state never stops the others or the
+   * start: a game that cannot be rebuilt (REPLAY_REJECTED, BAD_SETUP, LOG_CORRUPT) or no longer fits the table
+   * (another game, seats gone) is ended in the log as abandoned, with the reason, and the table starts anew;
+   * the abandoned game stays in the log (`zaptable history`, `zaptable replay --db`).
+   */
   private recover(log: EventLog): void {
     const recovered = new Map<string, ReturnType<typeof recoverTables>[number]>();
     for (const r of recoverTables(log)) recovered.set(r.tableId, r);
     for (const [id, host] of this.hosts) {
       const r = recovered.get(id);
       const record = r?.ok ? log.reader.game(r.gameId) : undefined;
-      if (r && !r.ok) this.options.say(`table ${id}: could not recover game ${r.gameId} (${r.code}: ${r.message}); starting a new one`);
-      if (r?.ok && record) {
+      const why = r === undefined ? undefined
+        : !r.ok ? `${r.code}: ${r.message}`
+            : record === undefined ? 'its record is missing' : host.misfit(record);
+      if (r?.ok && record && why === undefined) {
         this.options.say(`table ${id}: continuing game ${r.gameId} after ${r.actionCount} actions`);
         host.start({ gameId: String(r.gameId), game: record.game, config: record.config, seed: record.seed, state: r.state });
-      } else {
-        host.start();
+        continue;
       }
+      if (r !== undefined && why !== undefined) {
+        this.options.say(`table ${id}: game ${r.gameId} cannot continue (${why}); it is kept in the log as abandoned and a new game starts`);
+        try {
+          log.endGame(r.gameId, { over: false, winners: [], scores: {}, rounds: 0, abandoned: true, reason: why } as Parameters<EventLog['endGame']>[1]);
+          log.commit();
+        } catch (error) {
+          this.options.say(`table ${id}: stays idle: ${(error as Error).message} (see zaptable log repair)`);
+          continue;
+        }
+      }
+      host.start();
     }
     for (const [id, { runtime }] of this.buzzers) {
       // A session continues when the set-up is unchanged (same contestants, teams and options); else a new one starts.
@@ -310,7 +371,9 @@ export class ControllerApp {
   }
 
   private publishHealth(health: StationHealth): void {
+    const wasOnline = this.lastHealth.get(health.station)?.online === true;
     this.lastHealth.set(health.station, health);
+    if (wasOnline && !health.online) this.forgetPad(health.station);
     const tableId = this.tableOfStation.get(health.station);
     if (tableId === undefined) return;
     const host = this.hosts.get(tableId);
@@ -321,6 +384,13 @@ export class ControllerApp {
     const isSeat = host.config.seats.some((s) => s.station === health.station);
     const pad = this.pads?.reading(health.station, host.runtime.options.game, host.runtime.engineState(), isSeat);
     this.transport?.table(tableId).publishHealth(pad ? { ...health, pad } : health).catch(() => undefined);
+  }
+
+  /** A station went offline: its pad is unknown until it reports again (item: a stale tag kept a table stuck). */
+  private forgetPad(station: string): void {
+    this.pads?.forget(station);
+    const tableId = this.tableOfStation.get(station);
+    if (tableId !== undefined) this.hosts.get(tableId)?.runtime.resetStation(station);
   }
 
   private startBots(config: ZaptableConfig, table: SimulatedTable): void {
@@ -359,6 +429,8 @@ export class ControllerApp {
 
   /** Stops everything in reverse order; safe to call twice and after a failed start. */
   async stop(): Promise<void> {
+    clearInterval(this.healthTimer);
+    this.healthTimer = undefined;
     for (const bot of this.bots.splice(0)) bot.stop();
     await this.dashboard?.close();
     this.dashboard = undefined;
@@ -376,6 +448,13 @@ export class ControllerApp {
     this.broker = undefined;
     this.log = undefined;
   }
+}
+
+/** How to get going again after the log could not be opened (docs/persistence.md, "A damaged log"). */
+function recoveryHint(code: string, file: string): string {
+  if (code !== 'LOG_CORRUPT') return '';
+  return `\n  to recover: \`zaptable log export --db ${file}\` saves every readable row as JSON; `
+    + `\`zaptable log repair --db ${file}\` copies the readable rows into a new log and keeps the damaged file beside it`;
 }
 
 /** What `bridge/tables` tells dashboards about each table: its name, game, seats and stations. */

@@ -1,8 +1,10 @@
 /**
  * The pad readings published with each station's health (the dashboard's live weight plot and "tag read now"),
  * and the rule that withholds them while they would tell a secret (design principle 2):
- * - Zapp Zerapp: everything on a seat pad is withheld until the barrels are revealed (a barrel's weight gives
- *   its number); after the reveal the values are public anyway.
+ * - Zapp Zerapp: a seat pad is withheld whenever what lies on it could be (or become) a seat's secret choice: in
+ *   ROLL (a barrel put down early counts as the choice when SELECT opens) and SELECT always, and in MOVE unless
+ *   every barrel on it is one this round's reveal showed (a barrel's weight gives its number too). Shown once the
+ *   game is over.
  * - Zip-Zap: cards on a seat pad are withheld (a refused card goes back to its owner's hand, a hand being
  *   registered or scored is secret); the pile station shows what lies on the public pile.
  */
@@ -42,15 +44,31 @@ export class PadReadings {
     }
   }
 
+  /** Forgets a station's pad (unplugged: what lies there is unknown until it reports again). */
+  forget(station: string): void {
+    this.pads.delete(station);
+  }
+
   /** The reading to publish for a station, withheld when the game state makes it a secret. */
   reading(station: string, game: GameId, state: unknown, isSeat: boolean): PadReading | undefined {
     const pad = this.pads.get(station);
     if (!pad) return undefined;
-    const secret = isSeat && (game === 'zip-zap' || (state as Partial<ZappState>).phase === 'SELECT');
+    const secret = isSeat && (game === 'zip-zap' || this.zappSecret(pad, state as Partial<ZappState>));
     if (secret) return { grams: null, tag: null, hidden: true };
     const uid = pad.tags.at(-1);
     const item = uid === undefined ? undefined : lookupTag(this.registry, uid);
     const tag = uid === undefined ? null : item ? { kind: item.kind, label: describeItem(item) } : { kind: 'unknown', label: uid };
     return { grams: pad.grams, tag };
+  }
+
+  /** Whether a Zapp Zerapp seat pad could show a secret now (see the file comment). */
+  private zappSecret(pad: RawPad, state: Partial<ZappState>): boolean {
+    if (state.phase === 'DONE') return false;
+    if (state.phase !== 'MOVE') return true;
+    const revealed = new Set((state.reveal?.results ?? []).map((r) => r.barrel));
+    return pad.tags.some((uid) => {
+      const item = lookupTag(this.registry, uid);
+      return item?.kind !== 'barrel' || !revealed.has(item.value);
+    }) || (pad.tags.length === 0 && pad.grams !== null && pad.grams > 0);
   }
 }

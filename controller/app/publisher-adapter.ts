@@ -14,6 +14,8 @@ export interface PublisherOptions {
   readonly nowMs: () => number;
   /** Called when a publish fails (broker gone: the transport republishes retained values on reconnect). */
   readonly onError: (error: unknown) => void;
+  /** This start of the controller (see `PublishMeta.epoch`). */
+  readonly epoch: number;
 }
 
 /** The publisher, and the number of each table's last published event (for request answers). */
@@ -22,14 +24,15 @@ export function runtimePublisherOf(options: PublisherOptions): RuntimePublisher 
   return {
     lastSeq: (table) => seqs.get(table) ?? 0,
     state(tableId: string, game: GameId, engineState: unknown) {
-      const payload = publicStateOf(getEngine(game), engineState, { seq: seqs.get(tableId) ?? 0, at: options.nowMs() });
+      const meta = { seq: seqs.get(tableId) ?? 0, at: options.nowMs(), epoch: options.epoch };
+      const payload = publicStateOf(getEngine(game), engineState, meta);
       options.transport.table(tableId).publishState(payload).catch(options.onError);
     },
     events(tableId: string, game: GameId, events: readonly PendingEvent[]) {
       const channel = options.transport.table(tableId);
       for (const pending of events) {
         // An event the public filter drops takes no number: a gap in `seq` must mean a lost message.
-        const meta = { seq: (seqs.get(tableId) ?? 0) + 1, at: options.nowMs() };
+        const meta = { seq: (seqs.get(tableId) ?? 0) + 1, at: options.nowMs(), epoch: options.epoch };
         const event = pending.source === 'engine' ? publicEventOf(game, pending.event, meta) : tableEventOf(pending.event, meta);
         if (event === null) continue;
         seqs.set(tableId, meta.seq);

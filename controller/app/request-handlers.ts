@@ -6,8 +6,15 @@ import type { SimulatedTable } from '../hardware/simulated/index.ts';
 import type { ZappState } from '../rules/zapp-zerapp/index.ts';
 import type { RuntimeResult } from '../runtime/table-runtime.ts';
 import type { ControllerTransport, HandlerResult, RequestHandler, RequestName } from '../transport/index.ts';
+import type { GameId } from '../rules/engine.ts';
 import { runSimulatorOp } from './simulator.ts';
+import { stationsOf } from './table-assembly.ts';
 import type { TableHost } from './table-host.ts';
+
+/** The requests that belong to one game only: sent to a table playing the other, they answer NOT_AVAILABLE. */
+const GAME_OF_REQUEST: Partial<Record<RequestName, GameId>> = {
+  roll: 'zapp-zerapp', 'enter-dice': 'zapp-zerapp', move: 'zapp-zerapp', 'declare-stuck': 'zip-zap', 'next-round': 'zip-zap',
+};
 
 export interface HandlerDeps {
   readonly transport: ControllerTransport;
@@ -35,17 +42,30 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
     if (!found) throw new Error(`no table ${table}`);
     return found;
   };
-  // Game requests on a table that runs no game (a buzzer table) are answered NOT_AVAILABLE, not a failure.
+  // Game requests on a table that runs no game (a buzzer table), or a request of the other game, are answered
+  // NOT_AVAILABLE, not a failure, and reach no runtime.
   const on = <N extends RequestName>(name: N, handler: RequestHandler<N>): void => {
-    transport.onRequest(name, async (p, c) => (hosts.has(c.table)
-      ? handler(p, c)
-      : { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} runs no game: ${name} does not apply` }));
+    transport.onRequest(name, async (p, c) => {
+      const found = hosts.get(c.table);
+      if (!found) return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} runs no game: ${name} does not apply` };
+      const game = GAME_OF_REQUEST[name];
+      if (game !== undefined && found.runtime.options.game !== game) {
+        return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} plays ${found.runtime.options.game}: ${name} is a ${game} request` };
+      }
+      return handler(p, c);
+    });
   };
   const applied = (table: string) => ({ seq: deps.lastSeq(table) });
   const act = (table: string, action: Record<string, unknown> & { type: string }, by: string): RuntimeResult =>
     host(table).runtime.requestAction(action, by, false);
 
   on('new-game', async (p, c) => {
+    // A table is set up for one game (its stations, pads and rules); switching would leave a game in the log
+    // that the table, as configured, cannot continue after a restart.
+    const mode = host(c.table).config.mode;
+    if (p.game !== mode) {
+      return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} is set up for ${mode}; change its mode in the configuration to play ${p.game}` };
+    }
     const options = { ...(p.seed === undefined ? {} : { seed: p.seed }), ...(p.config ? { config: p.config } : {}) };
     const result = host(c.table).newGame({ game: p.game, players: p.players, ...options });
     return Promise.resolve(answer<'new-game'>(result, () => ({ ...applied(c.table), game: p.game })));
@@ -72,6 +92,9 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
     () => applied(c.table),
   )));
   on('remove-station', async (p, c) => {
+    if (!stationsOf(host(c.table).config).includes(p.station)) {
+      return { ok: false, code: 'UNKNOWN_STATION', message: `${p.station} is not a station of table ${c.table}` };
+    }
     const result = host(c.table).runtime.removeStation(p.station, c.identity.id);
     if (result.ok) await transport.table(c.table).clearHealth(p.station);
     return answer<'remove-station'>(result, () => ({ station: p.station }));

@@ -35,17 +35,24 @@ export class TableHost {
     return this.active.seats;
   }
 
-  /** Continues a recovered game when it still fits the table, else starts a new one. */
+  /** Why a recovered game cannot continue on this table as configured now, or undefined when it can. */
+  misfit(recovered: { readonly game: GameId; readonly config: { readonly players: readonly string[] } }): string | undefined {
+    if (recovered.game !== this.config.mode) return `it is ${recovered.game} and the table is set up for ${this.config.mode}`;
+    const missing = recovered.config.players.filter((p) => !this.config.seats.some((s) => s.id === p));
+    return missing.length === 0 ? undefined : `its players ${missing.join(', ')} have no seat at the table any more`;
+  }
+
+  /**
+   * Continues a recovered game (which must fit, see `misfit`), or starts a new one. The caller ends a logged
+   * game that cannot continue first, so the new one can be logged.
+   */
   start(recovered?: RecoveredGame & { readonly game: GameId }): void {
-    if (recovered) {
-      const players = recovered.config.players;
-      const seats = players.map((p) => this.config.seats.find((s) => s.id === p));
-      if (seats.every((s) => s !== undefined) && recovered.game === this.config.mode) {
-        this.active = { ...this.config, seats: seats };
-        this.current = buildTableRuntime(this.active, this.parts, this.deps);
-        this.current.start(recovered);
-        return;
-      }
+    if (recovered && this.misfit(recovered) === undefined) {
+      const seats = recovered.config.players.map((p) => this.config.seats.find((s) => s.id === p)).filter((s) => s !== undefined);
+      this.active = { ...this.config, seats };
+      this.current = buildTableRuntime(this.active, this.parts, this.deps);
+      this.current.start(recovered);
+      return;
     }
     this.current.start();
   }

@@ -78,7 +78,7 @@ export async function runBuzzerLatency(
       url, username: controller.username, password: controller.password, baseTopic: 'zaptable', tables: ['bench'], tokens: [],
     });
     cleanups.push(async () => transport.stop());
-    const publisher = buzzerPublisherOf({ transport, nowMs: () => Date.now(), onError: () => undefined });
+    const publisher = buzzerPublisherOf({ transport, nowMs: () => Date.now(), onError: () => undefined, epoch: Date.now() });
     const runtime = new BuzzerRuntime({
       tableId: 'bench', sound: false,
       setup: {

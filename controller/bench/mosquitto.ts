@@ -13,12 +13,14 @@ import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { mosquittoAcl, type BrokerUser } from '../transport/index.ts';
+import { MAX_PACKET_BYTES, mosquittoAcl, type BrokerUser } from '../transport/index.ts';
 
 /** A running broker. */
 export interface BenchBroker {
   readonly name: string;
   readonly url: string;
+  /** The broker's process id when it runs in a process of its own (for measuring its memory). */
+  readonly pid?: number;
   /** Stops it and removes its files. Safe to call twice. */
   dispose(): Promise<void>;
 }
@@ -110,6 +112,9 @@ export async function writeMosquittoConfig(
     `acl_file ${aclFile}`,
     'persistence false',
     'set_tcp_nodelay true',
+    // The same limit as the embedded broker's (MAX_PACKET_BYTES): a bigger packet closes the connection
+    // before Mosquitto buffers it.
+    `max_packet_size ${MAX_PACKET_BYTES}`,
     'log_dest stderr',
     'log_type error',
     'log_type warning',
@@ -153,7 +158,7 @@ export async function startMosquitto(baseTopic: string, users: readonly BrokerUs
       exitedWith = `mosquitto exited (${code ?? signal ?? '?'}) before listening:\n${stderr}`;
     });
     await waitForPort(port, 10_000, () => exitedWith);
-    return { name: 'Mosquitto', url: `mqtt://127.0.0.1:${port}`, dispose };
+    return { name: 'Mosquitto', url: `mqtt://127.0.0.1:${port}`, pid: proc.pid ?? 0, dispose };
   } catch (error) {
     await dispose();
     throw error;

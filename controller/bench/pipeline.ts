@@ -171,7 +171,7 @@ export class BenchPipeline {
         baseTopic: BASE_TOPIC, tables: [table.id], tokens: [],
       });
       cleanups.push(async () => transport.stop());
-      const publisher = runtimePublisherOf({ transport, nowMs: () => Date.now(), onError: () => undefined });
+      const publisher = runtimePublisherOf({ transport, nowMs: () => Date.now(), onError: () => undefined, epoch: Date.now() });
 
       // 5. The table.
       const hardware = sim.hardware;

@@ -49,6 +49,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'games in the event log with results; one game\'s full log',
     load: async () => import('./commands/history.ts').then((m) => ({ help: m.historyHelp, run: m.historyCommand })),
   },
+  log: {
+    summary: 'a damaged event log (LOG_CORRUPT): export what is readable, or repair it into a new file',
+    load: async () => import('./commands/log.ts').then((m) => ({ help: m.logHelp, run: m.logCommand })),
+  },
   replay: {
     summary: 'replay an action log, or a game from the event log (with raw device times for disputes)',
     load: async () => import('./commands/replay.ts').then((m) => ({ help: m.replayHelp, run: m.replayCommand })),

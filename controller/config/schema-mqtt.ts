@@ -38,7 +38,10 @@ const Tls = Section({
 const Embedded = Section({
   host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on: 127.0.0.1 (this machine) or 0.0.0.0 (the network).' }),
   port: Port({ default: 1883, description: 'MQTT over TCP.' }),
-  websocketPort: Nullable(Port({ description: '' }), { default: null, description: 'MQTT over WebSocket for other clients; null: off.' }),
+  websocketPort: Nullable(Port({ description: '' }), {
+    default: null,
+    description: 'Also serve MQTT over WebSocket (ws://, wss:// with TLS) on this port, for browsers and MQTT.js web clients; same logins and roles. null: off.',
+  }),
 }, { default: {}, description: 'The embedded broker (aedes), started by the controller.' });
 
 const External = Section({
@@ -58,6 +61,8 @@ export const Mqtt = Section({
   embedded: Embedded,
   external: External,
   controller: Identity('controller', 'zaptable-controller', 'the only identity that may publish state'),
+  viewer: Identity('demo viewer', 'zaptable-viewer',
+    'role viewer: reads the public topics, publishes nothing; the embedded broker creates it so you can try mosquitto_sub'),
   clients: Type.Array(Client, { default: [], description: 'Further identities the embedded broker accepts (an external broker has its own).' }),
 }, { default: {}, description: 'MQTT: the broker and the identities on it.' });
 

@@ -49,6 +49,10 @@ export function missingSecrets(config: ZaptableConfig): { path: string; variable
   if (embedded && config.mqtt.controller.password === undefined) {
     missing.push({ path: 'mqtt.controller.password', variable: 'ZAPTABLE_MQTT_PASSWORD' });
   }
+  // A read-only login to try the broker with, so nobody reaches for the controller's account, which may forge state.
+  if (embedded && config.mqtt.viewer.password === undefined) {
+    missing.push({ path: 'mqtt.viewer.password', variable: 'ZAPTABLE__MQTT__VIEWER__PASSWORD' });
+  }
   if (config.dashboard.enabled && embedded && config.dashboard.mqtt.password === undefined) {
     missing.push({ path: 'dashboard.mqtt.password', variable: 'ZAPTABLE__DASHBOARD__MQTT__PASSWORD' });
   }

@@ -92,6 +92,13 @@ export class EventLog {
   private readonly maxBatchRows: number;
   private readonly wallClock: () => number;
   private batchRows = 0;
+  private answersSincePrune = 0;
+  private answerStatements: {
+    readonly put: Database.Statement<[string, string, number, string]>;
+    readonly get: Database.Statement<[string, number], string>;
+    readonly prune: Database.Statement<[number]>;
+  } | undefined;
+
   private lastSeqValue: number;
   private scheduled: NodeJS.Immediate | undefined;
   private waiters: Waiter[] = [];
@@ -242,6 +249,29 @@ export class EventLog {
     }, true);
   }
 
+  /**
+   * Remembers the answer to a request with a transaction id and commits it at once, so that it is durable
+   * before the requester sees it (a repeat after a restart is answered from here). Answers older than
+   * `pruneBeforeMs` are dropped meanwhile.
+   */
+  rememberAnswer(key: string, tableId: string, response: string, pruneBeforeMs: number): void {
+    const at = this.wallClock();
+    this.write(() => {
+      this.statements().put.run(key, tableId, at, response);
+      this.batchRows++;
+      if (++this.answersSincePrune >= 500) {
+        this.answersSincePrune = 0;
+        this.statements().prune.run(pruneBeforeMs);
+      }
+    });
+    this.commit();
+  }
+
+  /** The remembered answer to `key` if it was given at or after `sinceMs`. */
+  recallAnswer(key: string, sinceMs: number): string | undefined {
+    return this.statements().get.get(key, sinceMs);
+  }
+
   /** The number of actions in force in a game in progress. */
   actionCount(gameId: number): number {
     return this.openGames.get(gameId)?.actions.length ?? 0;
@@ -313,6 +343,16 @@ export class EventLog {
     const open = this.openGames.get(gameId);
     if (open?.tableId !== tableId) throw new EventLogError('GAME_NOT_OPEN', `game ${gameId} is not in progress on table ${tableId}`);
     return open;
+  }
+
+  /** Prepared on first use (a read-only tool never needs them). */
+  private statements(): NonNullable<EventLog['answerStatements']> {
+    this.answerStatements ??= {
+      put: this.db.prepare('INSERT OR REPLACE INTO answers (key, table_id, at_wall_ms, response) VALUES (?, ?, ?, ?)'),
+      get: this.db.prepare<[string, number], string>('SELECT response FROM answers WHERE key = ? AND at_wall_ms >= ?').pluck(),
+      prune: this.db.prepare('DELETE FROM answers WHERE at_wall_ms < ?'),
+    };
+    return this.answerStatements;
   }
 
   private insert(tableId: string, gameId: number | null, kind: string, hostUs: number | null, payload: unknown): number {

@@ -11,6 +11,7 @@ export {
 export { disputeView, exportActionLog, gameSensorView, type DisputeRow, type ExportedActionLog } from './export-log.ts';
 export { describeRow, gameLog, listGames, type GameSummary } from './history.ts';
 export { LogReader, type GameFilter, type HasReader } from './log-reader.ts';
+export { exportReadable, repairLog, type ReadableRows, type RepairResult } from './repair.ts';
 export { rebuildGame, recoverTables, type RebuildFailure, type RebuildOptions, type RebuildResult, type RebuiltGame } from './recovery.ts';
 export type { Correction, CorrectionAction, GameRecord, LogKind, LogRow, LoggableSensorEvent, LoggedTime, UndoCorrection } from './rows.ts';
 export { MIGRATIONS, SCHEMA_VERSION } from './schema.ts';

@@ -67,6 +67,18 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER snapshots_no_delete BEFORE DELETE ON snapshots
     BEGIN SELECT RAISE(ABORT, 'LOG_APPEND_ONLY: snapshots cannot be deleted'); END;
   `,
+  // 2: the answers to MQTT requests with a transaction id, so a repeat is answered from here instead of running
+  // again, also after a restart. Not part of the append-only log: rows older than the idempotency window are
+  // pruned.
+  `
+  CREATE TABLE answers (
+    key        TEXT    PRIMARY KEY,          -- table, client, request, identity, transaction (transaction-cache.ts)
+    table_id   TEXT    NOT NULL,
+    at_wall_ms INTEGER NOT NULL,             -- when it was answered
+    response   TEXT    NOT NULL              -- the response JSON, as it was published
+  );
+  CREATE INDEX answers_by_time ON answers (at_wall_ms);
+  `,
 ];
 
 /** The schema version this build writes. */

@@ -2,7 +2,8 @@
  * The shape every rules engine has, so that the simulator, the scenario runner, replay and (later) the table
  * runtime can drive either game the same way. An engine is a set of pure functions over plain JSON data.
  */
-import type { Outcome } from './common/outcome.ts';
+import type { PublicRefusal } from './common/hidden-refusal.ts';
+import type { Outcome, Rejection } from './common/outcome.ts';
 import type { Viewer } from './common/viewer.ts';
 
 export type GameId = 'zip-zap' | 'zapp-zerapp';
@@ -46,6 +47,12 @@ export interface GameEngine<S, A extends BaseAction, E, V, C extends string, Cfg
   result(state: S): GameResult;
   /** Checks that an unknown JSON value is a well-formed action of this game (not that it is legal). */
   parseAction(value: unknown): A | { readonly error: string };
+  /**
+   * A refusal of `action` as it may leave the process (a response, a public event): unchanged when it depends
+   * on public facts only, `HIDDEN_REASON` with a neutral message when it could tell a hidden fact (a hand, an
+   * unrevealed barrel). Pure.
+   */
+  publicRejection(action: unknown, rejection: Rejection): PublicRefusal;
   /**
    * Builds a state from a compact scenario description (a game that may start mid-way, see
    * docs/rules-engine.md). Rejects with `BAD_SETUP` when the description is inconsistent.

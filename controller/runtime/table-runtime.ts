@@ -13,7 +13,7 @@ import { getEngine, type AnyEngine } from '../rules/games.ts';
 import type { TableGame } from './games/table-game.ts';
 import type { Intent, RuntimeAction } from './intents.ts';
 import type { GameInfo, Lamps, PendingEvent, RuntimeEvent, RuntimeLog, RuntimePublisher, Scheduler } from './ports.ts';
-import { updatePads, type Pads } from './pads/pad-state.ts';
+import { emptyPad, updatePads, type Pads } from './pads/pad-state.ts';
 import type { ZipInput } from './zip-zap/card-pads.ts';
 
 /** How long a seat's lamp flashes `error` after its play was refused. */
@@ -59,6 +59,8 @@ export class TableRuntime {
   private readonly engine: AnyEngine;
   private state: unknown;
   private gameId = '';
+  /** The game ended in the log (won, or over): later rows are logged between games, not against it. */
+  private gameEnded = false;
   private info: GameInfo | undefined;
   private pads: Pads = {};
   private removedStations = new Set<StationId>();
@@ -87,6 +89,7 @@ export class TableRuntime {
     if (recovered) {
       this.state = recovered.state;
       this.gameId = recovered.gameId;
+      this.gameEnded = this.engine.result(recovered.state).over;
       this.info = { tableId: this.options.tableId, game: this.options.game, config: recovered.config, seed: recovered.seed };
       this.publish();
       return;
@@ -142,6 +145,7 @@ export class TableRuntime {
     this.queuedPlays = [];
     this.info = { tableId: this.options.tableId, game: this.options.game, config, seed };
     this.gameId = this.deps.log.startGame(this.info);
+    this.gameEnded = false;
     this.state = setup.state;
     this.pendingEvents.push({ source: 'table', event: { type: 'NEW_GAME', game: this.options.game, players: this.options.players } });
     this.engineEvents(setup.events);
@@ -158,9 +162,26 @@ export class TableRuntime {
     return this.deps.clock.nowUs() / 1000 + this.wallOffsetMs;
   }
 
+  /** The game id to log rows against: none between games and once the game has ended. */
+  private get openGameId(): string {
+    return this.gameEnded ? '' : this.gameId;
+  }
+
+  /**
+   * A station was unplugged (or lost): what its pad held is unknown now, so it is forgotten; when it comes back
+   * its firmware reports what lies there afresh. Without this a tag that left while the station was away would
+   * stay on the pad for ever (a Zapp Zerapp table stuck in PADS_NOT_CLEAR).
+   */
+  resetStation(station: StationId): void {
+    if (this.pads[station] === undefined) return;
+    this.pads = { ...this.pads, [station]: emptyPad(station) };
+    this.afterChange(this.nowMs());
+    this.flush();
+  }
+
   /** A sensor event from the hardware. Logged first (with its raw times), whatever it turns out to mean. */
   handleSensor(raw: SensorEvent): void {
-    this.deps.log.sensor(this.options.tableId, this.gameId || null, raw);
+    this.deps.log.sensor(this.options.tableId, this.openGameId || null, raw);
     if (this.removedStations.has(raw.station)) {
       this.flush();
       return;
@@ -180,6 +201,8 @@ export class TableRuntime {
   requestAction(raw: unknown, by: string, asCorrection: boolean): RuntimeResult {
     const parsed = this.engine.parseAction(raw);
     if ('error' in parsed) return { ok: false, code: 'BAD_ACTION', message: parsed.error };
+    const waiting = this.options.tableGame.requestRefusal(this.state, this.pads, parsed);
+    if (waiting !== null) return { ok: false, ...waiting };
     const action = parsed.at === undefined ? { ...parsed, at: this.nowMs() } : parsed;
     const result = this.apply(action);
     if (result.ok && asCorrection) {
@@ -274,16 +297,21 @@ export class TableRuntime {
   private apply(action: BaseAction): RuntimeResult {
     const outcome = this.engine.apply(this.state, action);
     if (!outcome.ok) {
-      this.deps.log.rejected(this.options.tableId, this.gameId, action, outcome.code, outcome.message);
-      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: outcome.code });
-      return { ok: false, code: outcome.code, message: outcome.message };
+      // The log keeps the true reason; the event and the answer carry only what may leave the process.
+      this.deps.log.rejected(this.options.tableId, this.openGameId, action, outcome.code, outcome.message);
+      const refusal = this.engine.publicRejection(action, outcome);
+      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: refusal.code });
+      return { ok: false, code: refusal.code, message: refusal.message };
     }
     this.deps.log.action(this.options.tableId, this.gameId, action);
     this.state = outcome.state;
     this.engineEvents(outcome.events);
     this.flashRefusedPlays(outcome.events);
     const result = this.engine.result(this.state);
-    if (result.over) this.deps.log.endGame(this.gameId, result);
+    if (result.over && !this.gameEnded) {
+      this.deps.log.endGame(this.gameId, result);
+      this.gameEnded = true;
+    }
     return { ok: true, data: { events: outcome.events.length } };
   }
 

@@ -7,7 +7,10 @@
  * - `referee`: a dashboard or referee tool; sends requests and reads everything public.
  * - `viewer`: overlays, lighting desks, spectators' dashboards; reads everything public, publishes nothing.
  *
- * Requests are readable by the controller only: they carry referee tokens.
+ * Requests are readable by the controller only: they carry referee tokens. Responses are readable only by the
+ * client that asked: a filter may contain `%c`, which stands for the client's own id (as in Mosquitto's
+ * pattern ACLs), so `+/response/%c/#` is "the responses addressed to me" and `+/request/%c/#` "requests
+ * signed with my own client id". The controller reads the client level of a request topic as the sender.
  */
 
 export type Role = 'controller' | 'referee' | 'viewer';
@@ -22,16 +25,39 @@ export interface RoleRule {
   readonly read: readonly string[];
 }
 
-/** What every role but the controller may read: everything except requests. */
+/** What every role may read: the public topics (not requests, which carry tokens, nor other clients' responses). */
 export const PUBLIC_READ: readonly string[] = [
-  'bridge/status', 'bridge/tables', '+/status', '+/state', '+/events', '+/health/+', '+/response/#',
+  'bridge/status', 'bridge/tables', 'bridge/health', '+/status', '+/state', '+/events', '+/health/+',
 ];
+
+/** The placeholder for the client's own id in a filter. */
+export const CLIENT_PLACEHOLDER = '%c';
+
+/** The responses addressed to the client itself. */
+export const OWN_RESPONSES = '+/response/%c/#';
 
 export const ROLE_RULES: Readonly<Record<Role, RoleRule>> = {
   controller: { write: ['#'], read: ['#'] },
-  referee: { write: ['+/request/#'], read: PUBLIC_READ },
+  referee: { write: ['+/request/%c/#'], read: [...PUBLIC_READ, OWN_RESPONSES] },
   viewer: { write: [], read: PUBLIC_READ },
 };
+
+/**
+ * A filter of the rules with `%c` replaced by the client id, or undefined when the id cannot be one topic level
+ * (it is then matched by nothing: an id with `/`, `+` or `#` must not widen what a client may reach).
+ */
+export function substituteClient(relative: string, clientId: string): string | undefined {
+  if (!relative.includes(CLIENT_PLACEHOLDER)) return relative;
+  if (clientId.length === 0 || /[/+#]/.test(clientId) || clientId.includes('\u0000')) return undefined;
+  return relative.split('/').map((level) => (level === CLIENT_PLACEHOLDER ? clientId : level)).join('/');
+}
+
+function rulesFor(filters: readonly string[], base: string, clientId: string): string[] {
+  return filters.flatMap((rel) => {
+    const concrete = substituteClient(rel, clientId);
+    return concrete === undefined ? [] : [absoluteFilter(base, concrete)];
+  });
+}
 
 /** An ACL filter made absolute under the base topic (`#` alone means the base and everything below it). */
 export function absoluteFilter(base: string, relative: string): string {
@@ -57,18 +83,18 @@ export function filterCovers(pattern: string, filter: string): boolean {
   return f.length === p.length;
 }
 
-/** Whether a client of `role` may publish to `topic` under `base`. */
-export function mayPublish(role: Role, base: string, topic: string): boolean {
+/** Whether the client `clientId` of `role` may publish to `topic` under `base`. */
+export function mayPublish(role: Role, base: string, topic: string, clientId: string): boolean {
   if (topic.includes('+') || topic.includes('#')) return false;
-  return ROLE_RULES[role].write.some((rel) => filterCovers(absoluteFilter(base, rel), topic));
+  return rulesFor(ROLE_RULES[role].write, base, clientId).some((abs) => filterCovers(abs, topic));
 }
 
-/** Whether a client of `role` may subscribe to `filter` under `base`. */
-export function maySubscribe(role: Role, base: string, filter: string): boolean {
-  return ROLE_RULES[role].read.some((rel) => filterCovers(absoluteFilter(base, rel), filter));
+/** Whether the client `clientId` of `role` may subscribe to `filter` under `base`. */
+export function maySubscribe(role: Role, base: string, filter: string, clientId: string): boolean {
+  return rulesFor(ROLE_RULES[role].read, base, clientId).some((abs) => filterCovers(abs, filter));
 }
 
-/** Whether a message on `topic` may be delivered to a client of `role` (a topic is a filter without wildcards). */
-export function mayReceive(role: Role, base: string, topic: string): boolean {
-  return maySubscribe(role, base, topic);
+/** Whether a message on `topic` may be delivered to that client (a topic is a filter without wildcards). */
+export function mayReceive(role: Role, base: string, topic: string, clientId: string): boolean {
+  return maySubscribe(role, base, topic, clientId);
 }

@@ -1,17 +1,23 @@
 /**
  * The controller's side of MQTT, wired from the configuration: a bridge connection (availability of the
- * controller, the list of tables) and one `TableChannel` per table, all logging in as the controller's broker
- * account, and one request dispatcher whose handlers the table runtime registers.
+ * controller, the list of tables, every request) and one `TableChannel` per table, all logging in as the
+ * controller's broker account, and one request dispatcher whose handlers the table runtime registers.
+ *
+ * Requests: the bridge subscribes to `<base>/+/request/#`, so every request is answered exactly once, also one
+ * for a table this controller does not run (UNKNOWN_TABLE, on the bridge's connection); a table's responses go
+ * out on that table's connection. The response topic mirrors the request topic, `request` → `response`.
  */
+import { randomBytes } from 'node:crypto';
 import { RequestDispatcher } from './request-dispatcher.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
 import { MqttConnection, type ConnectionStats, type MqttTlsOptions } from './mqtt-connection.ts';
-import type { BridgeTableEntry, BridgeTablesPayload } from './payloads.ts';
+import type { BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload } from './payloads.ts';
 import type { RequestHandler, RequestName } from './requests.ts';
 import type { DispatcherStats } from './request-dispatcher.ts';
 import type { RequestToken } from './request-tokens.ts';
+import type { TransactionStore } from './transaction-cache.ts';
 import { TableChannel } from './table-channel.ts';
-import { DEFAULT_BASE_TOPIC, Topics, encodePayload, isTableId } from './topics.ts';
+import { DEFAULT_BASE_TOPIC, Topics, encodePayload, isTableId, ownClientId } from './topics.ts';
 
 export interface ControllerTransportOptions {
   /** The broker: the embedded one's `url`, or an external `mqtt://` / `mqtts://` URL. */
@@ -28,9 +34,15 @@ export interface ControllerTransportOptions {
   readonly describe?: Readonly<Record<string, Omit<BridgeTableEntry, 'id'>>>;
   /** Tokens that may send requests. */
   readonly tokens: readonly RequestToken[];
-  /** MQTT client ids are `<prefix>` (bridge) and `<prefix>-<table>`. Default `zaptable-<base>`. */
+  /**
+   * MQTT client ids are `<prefix>` (bridge) and `<prefix>-<table>`. Default `<username>-<random>`: the embedded
+   * broker reserves ids that start with an account's username to that account, and the random part (new at
+   * every start) keeps them unguessable on a broker that cannot reserve them (Mosquitto, docs/mqtt.md).
+   */
   readonly clientIdPrefix?: string;
   readonly requestTimeoutMs?: number;
+  /** Where answers to transactions are kept (default in memory; the app passes the event log's). */
+  readonly transactionStore?: TransactionStore;
   readonly reconnectPeriodMs?: number;
   readonly keepaliveS?: number;
   readonly logger?: TransportLogger;
@@ -47,22 +59,26 @@ export class ControllerTransport {
   private readonly options: ControllerTransportOptions;
   private readonly bridge: MqttConnection;
   private readonly channels = new Map<string, { readonly channel: TableChannel; readonly connection: MqttConnection }>();
+  private readonly logger: TransportLogger;
 
   /** Throws on an invalid base topic, table id or token (configuration errors, at start-up). */
   constructor(options: ControllerTransportOptions) {
     this.options = options;
     const logger = options.logger ?? silentLogger;
     this.topics = new Topics(options.baseTopic ?? DEFAULT_BASE_TOPIC);
+    this.logger = logger;
     this.requests = new RequestDispatcher({
-      tokens: options.tokens, logger, ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
+      tokens: options.tokens, logger, tables: options.tables,
+      ...(options.transactionStore === undefined ? {} : { transactionStore: options.transactionStore }),
+      ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
     });
-    const prefix = options.clientIdPrefix ?? `zaptable-${this.topics.base.replaceAll('/', '_')}`;
+    const prefix = options.clientIdPrefix ?? ownClientId(options.username, randomBytes(8).toString('hex'));
     this.bridge = this.connection(prefix, this.topics.bridgeStatus(), logger);
     for (const table of options.tables) {
       if (!isTableId(table)) throw new Error(`invalid table id ${JSON.stringify(table)}`);
       if (this.channels.has(table)) throw new Error(`table ${table} is listed twice`);
       const connection = this.connection(`${prefix}-${table}`, this.topics.status(table), logger);
-      const channel = new TableChannel({ table, topics: this.topics, connection, dispatcher: this.requests, logger });
+      const channel = new TableChannel({ table, topics: this.topics, connection, logger });
       this.channels.set(table, { channel, connection });
     }
   }
@@ -85,6 +101,9 @@ export class ControllerTransport {
     const tables: BridgeTablesPayload = { tables: entries };
     // Stored before connecting, so the first connect publishes it with everything else.
     void this.bridge.setRetained(this.topics.bridgeTables(), encodePayload('bridgeTables', tables));
+    await this.bridge.subscribe(this.topics.requestFilter(), (topic, payload, retained) => {
+      this.answerRequest(topic, payload, retained);
+    });
     const channels = [...this.channels.values()].map(async ({ channel }) => channel.start());
     const results = await Promise.allSettled([this.bridge.start(), ...channels]);
     const failed = results.find((result) => result.status === 'rejected');
@@ -93,6 +112,11 @@ export class ControllerTransport {
       await this.stop();
       throw failed.reason;
     }
+  }
+
+  /** Publishes what was refused (retained on `<base>/bridge/health`, republished after a reconnect). */
+  async publishBridgeHealth(health: BridgeHealthPayload): Promise<void> {
+    await this.bridge.setRetained(this.topics.bridgeHealth(), encodePayload('bridgeHealth', health));
   }
 
   /** Announces `offline` everywhere and disconnects. */
@@ -104,6 +128,23 @@ export class ControllerTransport {
     const connections: Record<string, ConnectionStats> = { bridge: this.bridge.stats() };
     for (const [table, { connection }] of this.channels) connections[table] = connection.stats();
     return { requests: this.requests.stats(), connections };
+  }
+
+  private answerRequest(topic: string, payload: Buffer, retained: boolean): void {
+    const request = this.topics.parseRequest(topic);
+    if (request === null) return;
+    if (retained) {
+      // A retained request would run again at every reconnect; it is never executed (docs/mqtt.md).
+      this.logger.warn('retained mqtt request ignored', { table: JSON.stringify(request.table.slice(0, 80)) });
+      return;
+    }
+    void this.requests.dispatch(request, payload).then(async (response) => {
+      const channel = this.channels.get(request.table)?.channel;
+      const sent = channel === undefined
+        ? await this.bridge.publish(request.responseTopic, encodePayload('response', response))
+        : await channel.publishResponse(request.responseTopic, response);
+      if (!sent) this.logger.warn('mqtt response lost (disconnected); the requester may repeat its transaction', { table: request.table.slice(0, 80) });
+    });
   }
 
   private connection(clientId: string, availabilityTopic: string, logger: TransportLogger): MqttConnection {

@@ -5,16 +5,22 @@
  * single MQTT 3.1.1 publish otherwise; Mosquitto drops it silently and keeps the connection: either way no
  * subscriber sees it). A subscription the role does not allow is refused in the SUBACK (0x80).
  *
- * Plain TCP, or TLS when a key and certificate are given. No WebSocket listener: browsers reach the game
- * through the dashboard, not the broker.
+ * Plain TCP, or TLS when a key and certificate are given; optionally also MQTT over WebSocket (`ws://`, or
+ * `wss://` with TLS) so browsers and MQTT.js web clients can subscribe, with the same logins, roles and packet
+ * limit. Every connection passes the packet size guard before aedes sees a byte.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTlsServer } from 'node:tls';
+import { WebSocketServer, createWebSocketStream } from 'ws';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { mayPublish, mayReceive, maySubscribe, type Role } from './acl.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
 import { isBrokerUsername } from './mosquitto-acl.ts';
+import { MAX_PACKET_BYTES, guardPacketSize } from './packet-size-guard.ts';
 import { baseTopicProblem } from './topics.ts';
 
 /** A broker account from the configuration. */
@@ -31,6 +37,10 @@ export interface EmbeddedBrokerOptions {
   readonly port: number;
   /** Interface to listen on. Default 127.0.0.1; `0.0.0.0` lets overlays and lighting desks on the LAN in. */
   readonly host?: string;
+  /** Also listen for MQTT over WebSocket on this port (same host; 0 picks a free one). Default: no WebSocket. */
+  readonly websocketPort?: number;
+  /** Larger incoming packets close the connection before they are buffered. Default MAX_PACKET_BYTES (256 KiB). */
+  readonly maxPacketBytes?: number;
   /** PEM key and certificate: listen with TLS (mqtts://) instead of plain TCP. */
   readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
   readonly logger?: TransportLogger;
@@ -39,6 +49,10 @@ export interface EmbeddedBrokerOptions {
 /** Counters of what the broker refused, for the health page and the tests. */
 export interface BrokerStats {
   readonly refusedConnections: number;
+  /** Of the refused connections, those whose client id is reserved to another account. */
+  readonly reservedClientIds: number;
+  /** Connections closed for a packet over the size limit. */
+  readonly oversizePackets: number;
   readonly deniedPublishes: number;
   readonly deniedSubscriptions: number;
   readonly droppedDeliveries: number;
@@ -46,14 +60,31 @@ export interface BrokerStats {
 
 // CONNACK return codes (MQTT 3.1.1, table 3.1). aedes declares them as an ambient const enum, which
 // isolatedModules cannot read, so they are repeated here.
+const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
+
+/**
+ * The account a client id is reserved to: the longest configured username U such that the id is U or starts
+ * with `U-` (the controller's and the dashboard's ids are `<username>-<random>`), or undefined. So no other
+ * login can take over the controller's connections by their id (MQTT lets a new connection with an id in use
+ * disconnect the old one).
+ */
+export function reservedOwner(clientId: string, usernames: readonly string[]): string | undefined {
+  let owner: string | undefined;
+  for (const name of usernames) {
+    if ((clientId === name || clientId.startsWith(`${name}-`)) && name.length > (owner?.length ?? -1)) owner = name;
+  }
+  return owner;
+}
 
 function digest(value: string | Buffer): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-function authError(message: string, returnCode: typeof BAD_USERNAME_OR_PASSWORD | typeof NOT_AUTHORIZED): AuthenticateError {
+function authError(
+  message: string, returnCode: typeof IDENTIFIER_REJECTED | typeof BAD_USERNAME_OR_PASSWORD | typeof NOT_AUTHORIZED,
+): AuthenticateError {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- aedes's AuthErrorCode is an ambient const enum that isolatedModules cannot import; these numbers are its wire values
   return Object.assign(new Error(message), { returnCode });
 }
@@ -76,9 +107,15 @@ export class EmbeddedBroker {
   private readonly logger: TransportLogger;
   private readonly roles = new WeakMap<Client, { readonly username: string; readonly role: Role }>();
   private readonly sockets = new Set<Socket>();
-  private readonly counters = { refusedConnections: 0, deniedPublishes: 0, deniedSubscriptions: 0, droppedDeliveries: 0 };
+  private readonly counters = {
+    refusedConnections: 0, reservedClientIds: 0, oversizePackets: 0,
+    deniedPublishes: 0, deniedSubscriptions: 0, droppedDeliveries: 0,
+  };
+
   private aedes: Aedes | undefined;
   private server: Server | undefined;
+  private websocket: { readonly http: HttpServer; readonly wss: WebSocketServer } | undefined;
+  private boundWebsocketPort: number | undefined;
   private boundPort: number | undefined;
 
   constructor(options: EmbeddedBrokerOptions) {
@@ -109,14 +146,15 @@ export class EmbeddedBroker {
     aedes.on('clientError', (client, error) => {
       this.logger.debug('mqtt client error', { client: client.id, error: error.message });
     });
-    const server = this.options.tls === undefined ? createServer(aedes.handle) : createTlsServer(this.options.tls, aedes.handle);
-    // Tracked so that close() can end connections at once instead of waiting for clients to leave.
-    server.on(this.options.tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
+    const handle = (socket: Socket): void => {
       // Small packets must leave at once: Nagle's algorithm against delayed ACKs costs ~40 ms per hop.
       socket.setNoDelay(true);
+      // Tracked so that close() can end connections at once instead of waiting for clients to leave.
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
-    });
+      aedes.handle(this.guarded(socket));
+    };
+    const server = this.options.tls === undefined ? createServer(handle) : createTlsServer(this.options.tls, handle);
     this.aedes = aedes;
     this.server = server;
     try {
@@ -132,8 +170,45 @@ export class EmbeddedBroker {
       throw error;
     }
     this.boundPort = (server.address() as AddressInfo).port;
+    if (this.options.websocketPort !== undefined) {
+      try {
+        this.boundWebsocketPort = await this.listenWebsocket(aedes, this.options.websocketPort);
+      } catch (error) {
+        await this.close();
+        throw error;
+      }
+    }
     this.logger.info('embedded mqtt broker listening', { host: this.options.host ?? '127.0.0.1', port: this.boundPort, tls: this.options.tls !== undefined });
     return this.boundPort;
+  }
+
+  /** Serves MQTT over WebSocket; resolves with the bound port. */
+  private async listenWebsocket(aedes: Aedes, port: number): Promise<number> {
+    const host = this.options.host ?? '127.0.0.1';
+    const http = this.options.tls === undefined ? createHttpServer() : createHttpsServer(this.options.tls);
+    // ws refuses a larger message itself; the guard then checks MQTT packets, which may span messages.
+    const wss = new WebSocketServer({ server: http, maxPayload: (this.options.maxPacketBytes ?? MAX_PACKET_BYTES) + 1024 });
+    this.websocket = { http, wss };
+    wss.on('connection', (ws, request) => {
+      const stream = createWebSocketStream(ws);
+      stream.on('error', () => undefined);
+      aedes.handle(this.guarded(stream, request.socket.remoteAddress));
+    });
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(port, host, () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+    const bound = (http.address() as AddressInfo).port;
+    this.logger.info('embedded mqtt broker listening for websockets', { host, port: bound, tls: this.options.tls !== undefined });
+    return bound;
+  }
+
+  /** The WebSocket port, when one was configured; throws before `start()`. */
+  get websocketPort(): number | undefined {
+    return this.boundWebsocketPort;
   }
 
   /** The bound port; throws before `start()`. */
@@ -154,10 +229,22 @@ export class EmbeddedBroker {
 
   /** Disconnects every client and stops listening. Safe to call twice. */
   async close(): Promise<void> {
-    const { aedes, server } = this;
+    const { aedes, server, websocket } = this;
     this.aedes = undefined;
     this.server = undefined;
+    this.websocket = undefined;
     this.boundPort = undefined;
+    this.boundWebsocketPort = undefined;
+    if (websocket !== undefined) {
+      for (const ws of websocket.wss.clients) ws.terminate();
+      websocket.wss.close();
+      websocket.http.closeAllConnections();
+      await new Promise<void>((resolve) => {
+        websocket.http.close(() => {
+          resolve();
+        });
+      });
+    }
     if (aedes !== undefined) {
       await new Promise<void>((resolve) => {
         aedes.close(() => {
@@ -174,6 +261,15 @@ export class EmbeddedBroker {
         });
       });
     }
+  }
+
+  /** The connection as aedes reads it: through the packet size limit. */
+  private guarded(connection: Duplex, peer?: string): Duplex {
+    const max = this.options.maxPacketBytes ?? MAX_PACKET_BYTES;
+    return guardPacketSize(connection, max, (bytes) => {
+      this.counters.oversizePackets++;
+      this.logger.warn('mqtt packet over the size limit; connection closed', { peer, bytes: Number.isFinite(bytes) ? bytes : -1, max });
+    });
   }
 
   private authenticate(
@@ -196,6 +292,13 @@ export class EmbeddedBroker {
       done(authError('bad username or password', BAD_USERNAME_OR_PASSWORD), false);
       return;
     }
+    const owner = reservedOwner(client.id, this.options.users.map((u) => u.username));
+    if (owner !== undefined && owner !== match.username) {
+      this.counters.reservedClientIds++;
+      this.refuse(client, username, `client id reserved to ${owner}`);
+      done(authError('this client id is reserved to another account', IDENTIFIER_REJECTED), false);
+      return;
+    }
     this.roles.set(client, { username: match.username, role: match.role });
     done(null, true);
   }
@@ -203,7 +306,7 @@ export class EmbeddedBroker {
   private authorizePublish(client: Client | null, topic: string): Error | null {
     // A null client is a will left by a broker that is gone (clusters only); nobody vouches for it.
     const who = client === null ? undefined : this.roles.get(client);
-    if (who !== undefined && mayPublish(who.role, this.options.baseTopic, topic)) return null;
+    if (who !== undefined && client !== null && mayPublish(who.role, this.options.baseTopic, topic, client.id)) return null;
     this.counters.deniedPublishes++;
     this.logger.warn('mqtt publish refused', { client: client?.id, username: who?.username, role: who?.role, topic: topic.slice(0, 200) });
     return new Error(`not allowed to publish to ${topic}`);
@@ -211,7 +314,7 @@ export class EmbeddedBroker {
 
   private authorizeSubscribe(client: Client, filter: string): boolean {
     const who = this.roles.get(client);
-    if (who !== undefined && maySubscribe(who.role, this.options.baseTopic, filter)) return true;
+    if (who !== undefined && maySubscribe(who.role, this.options.baseTopic, filter, client.id)) return true;
     this.counters.deniedSubscriptions++;
     this.logger.info('mqtt subscription refused', { client: client.id, username: who?.username, filter: filter.slice(0, 200) });
     return false;
@@ -220,7 +323,7 @@ export class EmbeddedBroker {
   private authorizeForward(client: Client, topic: string): boolean {
     // Defence in depth: subscriptions were checked, but a message is checked again before delivery.
     const who = this.roles.get(client);
-    if (who !== undefined && mayReceive(who.role, this.options.baseTopic, topic)) return true;
+    if (who !== undefined && mayReceive(who.role, this.options.baseTopic, topic, client.id)) return true;
     this.counters.droppedDeliveries++;
     return false;
   }

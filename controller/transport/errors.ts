@@ -12,6 +12,8 @@ export const TRANSPORT_ERRORS = {
   PAYLOAD_TOO_LARGE: 'the request payload is too large',
   /** JSON, but not an object of the request's schema (details in the message). */
   INVALID_REQUEST: 'the request does not match its schema',
+  /** The request's topic names no table this controller runs (also `bridge`, or an empty level). */
+  UNKNOWN_TABLE: 'there is no table of that id on this controller',
   /** No request of that name exists. */
   UNKNOWN_REQUEST: 'there is no request of that name',
   /** The token is missing, wrong, or does not grant this request. */

@@ -10,11 +10,12 @@ export {
   EmbeddedBroker, brokerUsersProblem, type BrokerUser, type BrokerStats, type EmbeddedBrokerOptions,
 } from './embedded-broker.ts';
 export { TRANSPORT_ERRORS, transportError, type RequestError, type TransportErrorCode } from './errors.ts';
-export { silentLogger, type LogFields, type TransportLogger } from './logger.ts';
+export { rateLimited, silentLogger, type LogFields, type RateLimitOptions, type TransportLogger } from './logger.ts';
 export { mosquittoAcl, isBrokerUsername, type BrokerAccount } from './mosquitto-acl.ts';
+export { MAX_PACKET_BYTES, PacketScanner, guardPacketSize } from './packet-size-guard.ts';
 export { MqttConnection, type ConnectionStats, type MqttConnectionOptions, type MqttTlsOptions } from './mqtt-connection.ts';
 export type {
-  Availability, BridgeTableEntry, BridgeTablesPayload, BuzzerStatePayload,
+  Availability, BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload, BuzzerStatePayload,
   EventFields, GameStatePayload, HealthPayload, IdleStatePayload, JsonValue,
   PublicBuzzerView, PublicEvent, PublicView, RequestEnvelope, ResponsePayload, StatePayload, TableEvent, Transaction,
 } from './payloads.ts';
@@ -28,6 +29,7 @@ export {
   type RequestHandler, type RequestName, type RequestParams, type RequestSpec,
 } from './requests.ts';
 export { TableChannel, type TableChannelOptions } from './table-channel.ts';
+export { MemoryTransactionStore, transactionKey, type TransactionStore } from './transaction-cache.ts';
 export {
   BRIDGE_LEVEL, DEFAULT_BASE_TOPIC, TOPIC_SPECS, Topics, baseTopicProblem, encodePayload, isRequestName, isStationId, isTableId,
   type ParsedTopic, type Topic, type TopicKind, type TopicPayloads, type TopicSpec,

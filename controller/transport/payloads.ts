@@ -48,10 +48,42 @@ export interface BridgeTableEntry {
   readonly pileStation?: string;
 }
 
+/**
+ * `<base>/bridge/health`: what the controller and its embedded broker refused since this start, so an operator
+ * sees an attack or a misconfigured client without reading logs. Retained; republished at most once a second.
+ */
+export interface BridgeHealthPayload {
+  /** When these counts were taken, ms since 1970. */
+  readonly at: number;
+  /** This start of the controller (see `epoch` on states and events). */
+  readonly epoch: number;
+  /** The embedded broker's refusals; null on an external broker (which keeps its own). */
+  readonly broker: {
+    /** Logins refused: no username, a wrong password, an unknown user, or a client id reserved to another account. */
+    readonly refusedConnections: number;
+    /** Of those, logins refused because the client id is reserved to another account. */
+    readonly reservedClientIds: number;
+    readonly deniedPublishes: number;
+    readonly deniedSubscriptions: number;
+    readonly droppedDeliveries: number;
+    /** Connections closed for sending a packet larger than the limit. */
+    readonly oversizePackets: number;
+  } | null;
+  /** Requests: received, answered ok, answered from the transaction store, and errors by code. */
+  readonly requests: {
+    readonly received: number;
+    readonly ok: number;
+    readonly replayed: number;
+    readonly errors: Readonly<Record<string, number>>;
+  };
+}
+
 /** Fields every table state carries. */
 interface StateMeta {
-  /** The `seq` of the last event published before this state (0 before the first). */
+  /** The `seq` of the last event published before this state (0 before the first); starts again at every start. */
   readonly seq: number;
+  /** This start of the controller (ms since 1970 at start-up, larger at every start); see `EventFields.epoch`. */
+  readonly epoch?: number;
   /** When the state was last changed, ms since 1970 on the controller's wall clock. */
   readonly at: number;
 }
@@ -85,8 +117,13 @@ export type StatePayload = IdleStatePayload | GameStatePayload | BuzzerStatePayl
 
 /** The envelope of every event on `<base>/<table>/events`. Not retained. */
 export interface EventFields {
-  /** Per-table sequence number, +1 per event; a gap tells a subscriber it missed events. */
+  /** Per-table sequence number, +1 per event; a gap tells a subscriber it missed events. Starts again at 1 after a restart. */
   readonly seq: number;
+  /**
+   * This start of the controller: ms since 1970 at start-up, larger at every start. `(epoch, seq)` identifies an
+   * event; a new epoch means a restart (seq starts again), not a repeat. Always set by the controller.
+   */
+  readonly epoch?: number;
   /** When it happened, ms on the controller's clock (the action's time, or the event's own `at`). */
   readonly at: number;
   /** Engine events use the engines' UPPER_CASE types (docs/rules-engine.md); table events are listed below. */

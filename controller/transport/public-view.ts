@@ -20,17 +20,26 @@ export interface PublishMeta {
   readonly seq: number;
   /** ms on the controller's clock. */
   readonly at: number;
+  /**
+   * This start of the controller (ms since 1970 when it started, larger at every start): `seq` starts again
+   * after a restart, so `(epoch, seq)` is what identifies an event. Every payload the controller publishes has it.
+   */
+  readonly epoch?: number;
+}
+
+function epochOf(meta: PublishMeta): { readonly epoch?: number } {
+  return meta.epoch === undefined ? {} : { epoch: meta.epoch };
 }
 
 /** The public state of a running (or finished) game: `engine.view(state, {role: 'public'})`. */
 export function publicStateOf(engine: AnyEngine, state: unknown, meta: PublishMeta): GameStatePayload {
   const view = engine.view(state, PUBLIC) as PublicView;
-  return { mode: 'game', game: engine.id, seq: meta.seq, at: meta.at, view };
+  return { mode: 'game', game: engine.id, seq: meta.seq, at: meta.at, ...epochOf(meta), view };
 }
 
 /** The state of a table with no game. */
 export function idleStateOf(meta: PublishMeta): IdleStatePayload {
-  return { mode: 'idle', seq: meta.seq, at: meta.at };
+  return { mode: 'idle', seq: meta.seq, at: meta.at, ...epochOf(meta) };
 }
 
 function isEventObject(event: unknown): event is { readonly type: string; readonly at?: unknown } {
@@ -58,7 +67,7 @@ export function publicEventOf(game: GameId, event: unknown, meta: PublishMeta): 
 
 /** The state of a buzzer table: its public view (buzzer mode hides nothing, but only the view is published). */
 export function buzzerStateOf(view: BuzzerView, meta: PublishMeta): BuzzerStatePayload {
-  return { mode: 'buzzer', seq: meta.seq, at: meta.at, buzzer: view as PublicBuzzerView };
+  return { mode: 'buzzer', seq: meta.seq, at: meta.at, ...epochOf(meta), buzzer: view as PublicBuzzerView };
 }
 
 /** A buzzer-mode event (docs/mqtt.md, "buzzer mode") with its envelope. */
@@ -74,6 +83,8 @@ export function tableEventOf(event: TableEvent, meta: PublishMeta): PublicEvent 
 function envelope(event: object, meta: PublishMeta): PublicEvent {
   // An event's own `at` (when a card landed) is more precise than the action's time, so it wins.
   const own = (event as { at?: unknown }).at;
-  const fields: EventFields = { ...event, type: (event as { type: string }).type, seq: meta.seq, at: typeof own === 'number' ? own : meta.at };
+  const fields: EventFields = {
+    ...event, type: (event as { type: string }).type, seq: meta.seq, ...epochOf(meta), at: typeof own === 'number' ? own : meta.at,
+  };
   return fields as PublicEvent;
 }

@@ -1,6 +1,6 @@
 /**
  * Turns one request message into exactly one response (design principles 6 and 9). Checks, in order: size,
- * JSON, envelope, request name, token, idempotent replay, parameters; only then calls the handler the table
+ * JSON, envelope, table, request name, token, idempotent replay, parameters; only then calls the handler the table
  * runtime registered. Every check that fails answers with a stable code and calls no handler, so a bad or
  * unauthorised request changes nothing. `dispatch` never rejects: a throwing or hanging handler is answered
  * with HANDLER_FAILED or TIMEOUT.
@@ -13,20 +13,33 @@ import {
   REQUESTS, isKnownRequest, type HandlerResult, type Identity, type RequestContext, type RequestHandler, type RequestName,
 } from './requests.ts';
 import { RequestTokens, type RequestToken } from './request-tokens.ts';
-import { TransactionCache, transactionKey } from './transaction-cache.ts';
+import { MemoryTransactionStore, transactionKey, type TransactionStore } from './transaction-cache.ts';
+import { isTableId } from './topics.ts';
+
+/** Where a request came from and what it asks, as read from its topic. */
+export interface RequestAddress {
+  readonly table: string;
+  /** The sender's client id (the request topic's client level). */
+  readonly client: string;
+  readonly name: string;
+}
 
 export interface RequestDispatcherOptions {
   /** The tokens that may send requests (from the configuration). */
   readonly tokens: readonly RequestToken[];
+  /** The tables this controller runs; a request to any other is answered UNKNOWN_TABLE. Default: any table id. */
+  readonly tables?: readonly string[];
   /** A handler that has not answered after this long is answered with TIMEOUT. Default 10 s. */
   readonly timeoutMs?: number;
   /** Larger payloads are answered with PAYLOAD_TOO_LARGE before parsing. Default 64 KiB. */
   readonly maxPayloadBytes?: number;
   /** How long a transaction's answer is replayed to duplicates, ms. Default 10 min. */
   readonly idempotencyWindowMs?: number;
-  /** How many answers are kept for replay. Default 1000. */
+  /** How many answers the default in-memory store keeps per table. Default 10,000. */
   readonly idempotencyMaxEntries?: number;
-  /** Monotonic ms, for the idempotency window; injected for tests. */
+  /** Where answers are kept for replay; default in memory (the app passes one backed by the event log). */
+  readonly transactionStore?: TransactionStore;
+  /** Monotonic ms, for the default store's window; injected for tests. */
   readonly now?: () => number;
   readonly logger?: TransportLogger;
 }
@@ -73,7 +86,9 @@ export class RequestDispatcher {
   private readonly validators = new Map<RequestName, ValidateFunction>();
   private readonly logger: TransportLogger;
   private readonly tokens: RequestTokens;
-  private cache: TransactionCache | undefined;
+  private store: TransactionStore | undefined;
+  /** Answers still being worked out: a repeat arriving meanwhile waits for the same one. */
+  private readonly inFlight = new Map<string, Promise<ResponsePayload>>();
   private ajv: Ajv | undefined;
   private readonly counters = { received: 0, ok: 0, replayed: 0, errors: {} as Record<string, number> };
 
@@ -96,10 +111,13 @@ export class RequestDispatcher {
     };
   }
 
-  /** Answers a request that arrived on `<base>/<table>/request/<name>`. Never rejects. */
-  async dispatch(table: string, name: string, payload: Uint8Array | string): Promise<ResponsePayload> {
+  /**
+   * Answers a request that arrived on `<base>/<table>/request/<client>/<name>` (the parts as they came: any of
+   * them may be malformed, and is answered with an error code). Never rejects.
+   */
+  async dispatch(request: RequestAddress, payload: Uint8Array | string): Promise<ResponsePayload> {
     this.counters.received++;
-    const response = await this.answer(table, name, payload);
+    const response = await this.answer(request, payload);
     if (response.status === 'ok') this.counters.ok++;
     else this.counters.errors[response.error.code] = (this.counters.errors[response.error.code] ?? 0) + 1;
     return response;
@@ -109,7 +127,8 @@ export class RequestDispatcher {
     return { ...this.counters, errors: { ...this.counters.errors } };
   }
 
-  private answer(table: string, name: string, payload: Uint8Array | string): Promise<ResponsePayload> | ResponsePayload {
+  private answer(request: RequestAddress, payload: Uint8Array | string): Promise<ResponsePayload> | ResponsePayload {
+    const { table, client, name } = request;
     const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
     const max = this.options.maxPayloadBytes ?? 64 * 1024;
     if (bytes.length > max) return this.refuse(table, name, fail('PAYLOAD_TOO_LARGE', null, `${bytes.length} bytes, at most ${max}`));
@@ -127,26 +146,39 @@ export class RequestDispatcher {
         `transaction must be a non-empty string of at most ${MAX_TRANSACTION_LENGTH} characters or an integer`));
     }
     const transaction = rawTransaction ?? null;
+    const tables = this.options.tables;
+    if (!isTableId(table) || (tables !== undefined && !tables.includes(table))) {
+      return this.refuse(table, name, fail('UNKNOWN_TABLE', transaction, JSON.stringify(table.slice(0, 80))));
+    }
     if (!isKnownRequest(name)) return this.refuse(table, name, fail('UNKNOWN_REQUEST', transaction, JSON.stringify(name)));
     const identity = this.tokens.identify(token);
     if (identity === null || !roleAllows(identity.role, REQUESTS[name].role)) {
       return this.refuse(table, name, fail('UNAUTHORIZED', transaction));
     }
-    if (transaction === null) return this.execute(name, params, { table, identity, transaction });
-    this.cache ??= new TransactionCache({
-      windowMs: this.options.idempotencyWindowMs ?? 600_000,
-      maxEntries: this.options.idempotencyMaxEntries ?? 1000,
-      now: this.options.now ?? (() => performance.now()),
+    if (transaction === null) return this.execute(name, params, { table, client, identity, transaction });
+    const windowMs = this.options.idempotencyWindowMs ?? 600_000;
+    const store = this.store ??= this.options.transactionStore ?? new MemoryTransactionStore({
+      maxEntriesPerTable: this.options.idempotencyMaxEntries ?? 10_000, now: this.options.now ?? (() => performance.now()),
     });
-    const key = transactionKey(table, name, identity.id, transaction);
-    const cached = this.cache.get(key);
+    const key = transactionKey(table, client, name, identity.id, transaction);
+    const cached = this.inFlight.get(key) ?? store.recall(key, windowMs);
     if (cached !== undefined) {
       this.counters.replayed++;
       this.logger.debug('mqtt request replayed from its transaction', { table, request: name, identity: identity.id });
       return cached;
     }
-    const answer = this.execute(name, params, { table, identity, transaction });
-    this.cache.set(key, answer);
+    const answer = this.execute(name, params, { table, client, identity, transaction }).then((response) => {
+      try {
+        store.remember(key, table, response, windowMs);
+      } catch (error) {
+        // The answer still goes out; only a repeat would run again.
+        this.logger.warn('mqtt answer could not be remembered', { table, error: error instanceof Error ? error.message : String(error) });
+      }
+      return response;
+    }).finally(() => {
+      this.inFlight.delete(key);
+    });
+    this.inFlight.set(key, answer);
     return answer;
   }
 
@@ -206,8 +238,13 @@ export class RequestDispatcher {
 
   private refuse(table: string, name: string, response: ResponsePayload): ResponsePayload {
     if (response.status === 'error') {
-      // The request name comes from the topic and may be anything: shown quoted and cut.
-      this.logger.info('mqtt request refused', { table, request: JSON.stringify(name.slice(0, 80)), code: response.error.code });
+      // The request name comes from the topic and may be anything: shown quoted and cut. An unauthorised
+      // request is a warning (someone without a valid token tried); the others are mistakes.
+      const fields = {
+        table: JSON.stringify(table.slice(0, 80)), request: JSON.stringify(name.slice(0, 80)), code: response.error.code,
+      };
+      if (response.error.code === 'UNAUTHORIZED') this.logger.warn('mqtt request refused: UNAUTHORIZED', fields);
+      else this.logger.info('mqtt request refused', fields);
     }
     return response;
   }

@@ -187,6 +187,8 @@ export interface Identity {
 /** The context a handler runs in. */
 export interface RequestContext {
   readonly table: string;
+  /** The sender's MQTT client id (the request topic's client level). */
+  readonly client: string;
   readonly identity: Identity;
   /** The requester's transaction id, if any (for the log). */
   readonly transaction: string | number | null;

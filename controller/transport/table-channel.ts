@@ -1,19 +1,18 @@
 /**
  * One table's MQTT channel: its own connection (so the table's `status` can be that connection's last will),
- * the retained state and health, the event stream, and its requests answered through the dispatcher.
+ * the retained state and health, the event stream, and the responses to its requests (which the bridge
+ * connection receives for every table, `controller-transport.ts`).
  */
-import type { RequestDispatcher } from './request-dispatcher.ts';
 import type { TransportLogger } from './logger.ts';
 import type { MqttConnection } from './mqtt-connection.ts';
-import type { HealthPayload, PublicEvent, StatePayload } from './payloads.ts';
-import { encodePayload, isStationId, type Topics } from './topics.ts';
+import type { HealthPayload, PublicEvent, ResponsePayload, StatePayload } from './payloads.ts';
+import { encodePayload, isStationId, type Topic, type Topics } from './topics.ts';
 
 export interface TableChannelOptions {
   readonly table: string;
   readonly topics: Topics;
   /** A connection whose availability topic is this table's `status`. */
   readonly connection: MqttConnection;
-  readonly dispatcher: RequestDispatcher;
   readonly logger: TransportLogger;
 }
 
@@ -29,13 +28,14 @@ export class TableChannel {
     return this.options.table;
   }
 
-  /** Subscribes to the table's requests (renewed on every reconnect), then connects. */
+  /** Connects (and announces `online` once the retained values are republished). */
   async start(): Promise<void> {
-    const { connection, topics, table } = this.options;
-    await connection.subscribe(topics.requestFilter(table), (topic, payload, retained) => {
-      this.onRequest(topic, payload, retained);
-    });
-    await connection.start();
+    await this.options.connection.start();
+  }
+
+  /** Publishes one response (not retained); resolves false when it was dropped (disconnected). */
+  async publishResponse(topic: Topic<'response'>, response: ResponsePayload): Promise<boolean> {
+    return this.options.connection.publish(topic, encodePayload('response', response));
   }
 
   /** Announces `offline` and disconnects. */
@@ -73,20 +73,5 @@ export class TableChannel {
   async clearHealth(station: string): Promise<void> {
     const { connection, topics, table } = this.options;
     if (isStationId(station)) await connection.clearRetained(topics.health(table, station));
-  }
-
-  private onRequest(topic: string, payload: Buffer, retained: boolean): void {
-    const { connection, topics, table, dispatcher, logger } = this.options;
-    const parsed = topics.parse(topic);
-    if (parsed?.kind !== 'request' || parsed.table !== table) return;
-    if (retained) {
-      // A retained request would run again at every reconnect; it is never executed (docs/mqtt.md).
-      logger.warn('retained mqtt request ignored', { table, request: parsed.name });
-      return;
-    }
-    void dispatcher.dispatch(table, parsed.name, payload).then(async (response) => {
-      const sent = await connection.publish(topics.response(table, parsed.name), encodePayload('response', response));
-      if (!sent) logger.warn('mqtt response lost (disconnected); the requester may repeat its transaction', { table, request: parsed.name });
-    });
   }
 }

@@ -6,21 +6,26 @@
  *
  *   <base>/bridge/status               controller availability, retained, last will `offline`
  *   <base>/bridge/tables               tables this controller runs, retained
+ *   <base>/bridge/health               what the controller and its broker refused, counted; retained
  *   <base>/<table>/status              table availability, retained, last will `offline`
  *   <base>/<table>/state               public state, retained
  *   <base>/<table>/events              public event stream
  *   <base>/<table>/health/<station>    station health, retained
- *   <base>/<table>/request/<name>      requests (referees, dashboard); <name> may have levels: `buzzer/arm`
- *   <base>/<table>/response/<name>     exactly one response per request
+ *   <base>/<table>/request/<client>/<name>   requests; <client> is the sender's MQTT client id (the brokers
+ *                                            let a client publish only under its own id); <name> may have
+ *                                            levels: `buzzer/arm`
+ *   <base>/<table>/response/<client>/<name>  exactly one response per request, readable only by <client>
  */
 import type {
-  Availability, BridgeTablesPayload, HealthPayload, PublicEvent, RequestEnvelope, ResponsePayload, StatePayload,
+  Availability, BridgeHealthPayload, BridgeTablesPayload, HealthPayload, PublicEvent, RequestEnvelope, ResponsePayload,
+  StatePayload,
 } from './payloads.ts';
 
 /** The payload type of every kind of topic. */
 export interface TopicPayloads {
   bridgeStatus: Availability;
   bridgeTables: BridgeTablesPayload;
+  bridgeHealth: BridgeHealthPayload;
   status: Availability;
   state: StatePayload;
   events: PublicEvent;
@@ -47,12 +52,13 @@ export interface TopicSpec {
 export const TOPIC_SPECS = {
   bridgeStatus: { pattern: 'bridge/status', retained: true, qos: 1, publisher: 'controller', encoding: 'raw' },
   bridgeTables: { pattern: 'bridge/tables', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
+  bridgeHealth: { pattern: 'bridge/health', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
   status: { pattern: '<table>/status', retained: true, qos: 1, publisher: 'controller', encoding: 'raw' },
   state: { pattern: '<table>/state', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
   events: { pattern: '<table>/events', retained: false, qos: 1, publisher: 'controller', encoding: 'json' },
   health: { pattern: '<table>/health/<station>', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
-  request: { pattern: '<table>/request/<name>', retained: false, qos: 1, publisher: 'referee', encoding: 'json' },
-  response: { pattern: '<table>/response/<name>', retained: false, qos: 1, publisher: 'controller', encoding: 'json' },
+  request: { pattern: '<table>/request/<client>/<name>', retained: false, qos: 1, publisher: 'referee', encoding: 'json' },
+  response: { pattern: '<table>/response/<client>/<name>', retained: false, qos: 1, publisher: 'controller', encoding: 'json' },
 } as const satisfies Record<TopicKind, TopicSpec>;
 
 declare const TOPIC_KIND: unique symbol;
@@ -79,6 +85,22 @@ export function isStationId(id: string): boolean {
   return ID.test(id);
 }
 
+const CLIENT_LEVEL = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Whether `id` can be the client level of a request topic (one topic level of safe characters). */
+export function isClientLevel(id: string): boolean {
+  return CLIENT_LEVEL.test(id);
+}
+
+/**
+ * A client id `<name>-<random>` for one of zaptable's own connections: `name` (an account's username) with
+ * every character that cannot stand in a topic level replaced by `_`, then 16 random hex digits, so the id can
+ * be a request topic's client level and cannot be guessed.
+ */
+export function ownClientId(name: string, random: string): string {
+  return `${name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100)}-${random}`;
+}
+
 /** Whether `name` is well-formed as a request name (lower-case words, up to four levels). */
 export function isRequestName(name: string): boolean {
   return REQUEST_NAME.test(name);
@@ -95,10 +117,25 @@ export function baseTopicProblem(base: string): string | undefined {
 
 /** A topic recognised by `Topics.parse`. */
 export type ParsedTopic =
-  | { readonly kind: 'bridgeStatus' | 'bridgeTables' }
+  | { readonly kind: 'bridgeStatus' | 'bridgeTables' | 'bridgeHealth' }
   | { readonly kind: 'status' | 'state' | 'events'; readonly table: string }
   | { readonly kind: 'health'; readonly table: string; readonly station: string }
-  | { readonly kind: 'request' | 'response'; readonly table: string; readonly name: string };
+  | { readonly kind: 'request' | 'response'; readonly table: string; readonly client: string; readonly name: string };
+
+/**
+ * A message on a request topic, taken apart without judging it: the controller answers every one, also for
+ * an unknown table, `bridge` as a table or empty levels, on the response topic that mirrors it.
+ */
+export interface RawRequestTopic {
+  /** The level after the base (may be anything, even empty). */
+  readonly table: string;
+  /** The level after `request` (the sender's client id, as the broker's ACL enforced it). */
+  readonly client: string;
+  /** Everything after the client level (may be empty or have empty levels). */
+  readonly name: string;
+  /** The mirrored topic: `request` replaced by `response`, everything else as it came. */
+  readonly responseTopic: Topic<'response'>;
+}
 
 /** Builds and parses the topics under one base topic. Builders throw on invalid ids (a programmer error). */
 export class Topics {
@@ -118,6 +155,10 @@ export class Topics {
     return `${this.base}/${BRIDGE_LEVEL}/tables` as Topic<'bridgeTables'>;
   }
 
+  bridgeHealth(): Topic<'bridgeHealth'> {
+    return `${this.base}/${BRIDGE_LEVEL}/health` as Topic<'bridgeHealth'>;
+  }
+
   status(table: string): Topic<'status'> {
     return `${this.table(table)}/status` as Topic<'status'>;
   }
@@ -135,22 +176,39 @@ export class Topics {
     return `${this.table(table)}/health/${station}` as Topic<'health'>;
   }
 
-  request(table: string, name: string): Topic<'request'> {
+  /** Where the client `client` sends the request `name` to `table`. */
+  request(table: string, client: string, name: string): Topic<'request'> {
     if (!isRequestName(name)) throw new Error(`invalid request name ${JSON.stringify(name)}`);
-    return `${this.table(table)}/request/${name}` as Topic<'request'>;
+    if (!isClientLevel(client)) throw new Error(`invalid client id ${JSON.stringify(client)} (letters, digits, _ . -)`);
+    return `${this.table(table)}/request/${client}/${name}` as Topic<'request'>;
   }
 
-  /**
-   * The response topic for a request that arrived on `request/<name>`. Accepts any name the broker delivered
-   * (also unknown ones, which are answered with UNKNOWN_REQUEST on their own response topic).
-   */
-  response(table: string, name: string): Topic<'response'> {
-    return `${this.table(table)}/response/${name}` as Topic<'response'>;
+  /** Where `client` reads the response to its request `name` to `table`. */
+  response(table: string, client: string, name: string): Topic<'response'> {
+    if (!isClientLevel(client)) throw new Error(`invalid client id ${JSON.stringify(client)} (letters, digits, _ . -)`);
+    return `${this.table(table)}/response/${client}/${name}` as Topic<'response'>;
   }
 
-  /** The subscription that receives every request for a table. */
-  requestFilter(table: string): string {
-    return `${this.table(table)}/request/#`;
+  /** The subscription that receives every request to every table (and to tables that do not exist). */
+  requestFilter(): string {
+    return `${this.base}/+/request/#`;
+  }
+
+  /** The subscription a client makes to read the responses to its own requests. */
+  responseFilter(client: string): string {
+    if (!isClientLevel(client)) throw new Error(`invalid client id ${JSON.stringify(client)} (letters, digits, _ . -)`);
+    return `${this.base}/+/response/${client}/#`;
+  }
+
+  /** Takes apart any topic of the form `<base>/<x>/request/<client>[/<name…>]`, or returns null. */
+  parseRequest(topic: string): RawRequestTopic | null {
+    const prefix = `${this.base}/`;
+    if (!topic.startsWith(prefix)) return null;
+    const levels = topic.slice(prefix.length).split('/');
+    const [table, kind, client, ...name] = levels;
+    if (table === undefined || kind !== 'request' || client === undefined) return null;
+    const responseTopic = [this.base, table, 'response', client, ...name].join('/') as Topic<'response'>;
+    return { table, client, name: name.join('/'), responseTopic };
   }
 
   /** Recognises a topic under this base, or returns null (foreign or malformed topics). */
@@ -164,6 +222,7 @@ export class Topics {
       if (levels.length !== 2) return null;
       if (second === 'status') return { kind: 'bridgeStatus' };
       if (second === 'tables') return { kind: 'bridgeTables' };
+      if (second === 'health') return { kind: 'bridgeHealth' };
       return null;
     }
     if (!isTableId(first)) return null;
@@ -172,8 +231,10 @@ export class Topics {
     if (second === 'health' && rest.length === 1 && rest[0] !== undefined && isStationId(rest[0])) {
       return { kind: 'health', table, station: rest[0] };
     }
-    if ((second === 'request' || second === 'response') && rest.length > 0 && rest.every((level) => level.length > 0)) {
-      return { kind: second, table, name: rest.join('/') };
+    const [client, ...name] = rest;
+    if ((second === 'request' || second === 'response') && client !== undefined && isClientLevel(client)
+      && name.length > 0 && name.every((level) => level.length > 0)) {
+      return { kind: second, table, client, name: name.join('/') };
     }
     return null;
   }

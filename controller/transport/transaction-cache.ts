@@ -1,61 +1,75 @@
 /**
- * Idempotency: a request repeated with the same transaction id (by the same identity, to the same table and
- * request) within a window gets the first answer again instead of running twice. A requester that lost a
- * response (a dropped connection) can therefore repeat the request safely, Zigbee2MQTT-style.
+ * Idempotency: a request repeated with the same transaction id (by the same client and identity, to the same
+ * table and request) within a window gets the first answer again instead of running twice. A requester that
+ * lost a response (a dropped connection) can therefore repeat the request safely, Zigbee2MQTT-style.
+ *
+ * Answers live in a `TransactionStore`: the composition root gives the dispatcher one backed by the event log
+ * (so a repeat after a restart is still answered from it, controller/app/transaction-store.ts); the default
+ * keeps them in memory, per table, so a flood on one table cannot push out another table's answers.
  */
 import type { ResponsePayload } from './payloads.ts';
 
-export interface TransactionCacheOptions {
-  /** How long an answer is kept, ms. */
-  readonly windowMs: number;
-  /** At most this many answers are kept; the oldest go first. */
-  readonly maxEntries: number;
+/** Where answers are kept between a request and its repeats. */
+export interface TransactionStore {
+  /** The answer remembered for `key`, if it was given less than `windowMs` ago. */
+  recall(key: string, windowMs: number): ResponsePayload | undefined;
+  /** Remembers the answer for `key` (to a request to `table`); answers older than `windowMs` may be dropped. */
+  remember(key: string, table: string, response: ResponsePayload, windowMs: number): void;
+}
+
+export interface MemoryTransactionStoreOptions {
+  /** At most this many answers per table; the oldest go first. */
+  readonly maxEntriesPerTable: number;
   /** Monotonic ms; injected for tests. */
   readonly now: () => number;
 }
 
-export class TransactionCache {
-  private readonly options: TransactionCacheOptions;
-  // Insertion-ordered: the first entry is the oldest. Holds the promise so a duplicate arriving while the
-  // first is still running waits for the same answer.
-  private readonly entries = new Map<string, { readonly answer: Promise<ResponsePayload>; readonly expires: number }>();
+/** Answers in memory, per table (lost at a restart: the app uses the event log's store instead). */
+export class MemoryTransactionStore implements TransactionStore {
+  // Per table, insertion-ordered: the first entry is the oldest.
+  private readonly tables = new Map<string, Map<string, { readonly response: ResponsePayload; readonly at: number }>>();
 
-  constructor(options: TransactionCacheOptions) {
-    this.options = options;
+  constructor(private readonly options: MemoryTransactionStoreOptions) {}
+
+  recall(key: string, windowMs: number): ResponsePayload | undefined {
+    const now = this.options.now();
+    for (const entries of this.tables.values()) {
+      const entry = entries.get(key);
+      if (entry !== undefined) return now - entry.at < windowMs ? entry.response : undefined;
+    }
+    return undefined;
   }
 
-  /** The cached answer for `key`, if any and not expired. */
-  get(key: string): Promise<ResponsePayload> | undefined {
-    this.expire();
-    return this.entries.get(key)?.answer;
-  }
-
-  /** Remembers the answer for `key`. */
-  set(key: string, answer: Promise<ResponsePayload>): void {
-    this.expire();
-    this.entries.delete(key);
-    this.entries.set(key, { answer, expires: this.options.now() + this.options.windowMs });
-    while (this.entries.size > this.options.maxEntries) {
-      const oldest = this.entries.keys().next();
+  remember(key: string, table: string, response: ResponsePayload, windowMs: number): void {
+    const now = this.options.now();
+    let entries = this.tables.get(table);
+    if (entries === undefined) {
+      entries = new Map();
+      this.tables.set(table, entries);
+    }
+    for (const [k, entry] of entries) {
+      if (now - entry.at < windowMs) break;
+      entries.delete(k);
+    }
+    entries.delete(key);
+    entries.set(key, { response, at: now });
+    while (entries.size > this.options.maxEntriesPerTable) {
+      const oldest = entries.keys().next();
       if (oldest.done === true) break;
-      this.entries.delete(oldest.value);
+      entries.delete(oldest.value);
     }
   }
 
   get size(): number {
-    return this.entries.size;
-  }
-
-  private expire(): void {
-    const now = this.options.now();
-    for (const [key, entry] of this.entries) {
-      if (entry.expires > now) break;
-      this.entries.delete(key);
-    }
+    let n = 0;
+    for (const entries of this.tables.values()) n += entries.size;
+    return n;
   }
 }
 
-/** The cache key of a request: NUL cannot occur in topics or ids, so the parts cannot run into each other. */
-export function transactionKey(table: string, name: string, identity: string, transaction: string | number): string {
-  return [table, name, identity, typeof transaction, String(transaction)].join('\u0000');
+/** The key of a request: NUL cannot occur in topics or ids, so the parts cannot run into each other. */
+export function transactionKey(
+  table: string, client: string, name: string, identity: string, transaction: string | number,
+): string {
+  return [table, client, name, identity, typeof transaction, String(transaction)].join('\u0000');
 }

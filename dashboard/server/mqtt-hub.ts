@@ -2,8 +2,9 @@
  * The dashboard's one MQTT connection (as the `dashboard.mqtt` identity, role `referee`). It subscribes to the
  * public topics of every table under the base topic, keeps the latest value of every retained topic (the
  * snapshot a browser gets on connect) and the last events of each table (the history route), fans every change
- * out to listeners (`live.ts`), and relays referee requests: publish on `<table>/request/<name>`, wait for the
- * response with the same transaction on `<table>/response/<name>`.
+ * out to listeners (`live.ts`), and relays referee requests: publish on `<table>/request/<clientId>/<name>`,
+ * wait for the response with the same transaction on `<table>/response/<clientId>/<name>`, which only this
+ * connection may read (docs/mqtt.md).
  *
  * Each message is parsed once here and turned into its `{topic, payload}` envelope once, as bytes, so that
  * sending it to hundreds of viewers costs no further JSON work.
@@ -12,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type MqttClient } from 'mqtt';
 import { silentLogger, type TransportLogger } from '../../controller/transport/logger.ts';
 import type { HealthPayload, ResponsePayload, StatePayload } from '../../controller/transport/payloads.ts';
-import { DEFAULT_BASE_TOPIC, Topics, type ParsedTopic } from '../../controller/transport/topics.ts';
+import { DEFAULT_BASE_TOPIC, Topics, ownClientId, type ParsedTopic } from '../../controller/transport/topics.ts';
 import { DashboardError } from './errors.ts';
 
 export interface MqttHubOptions {
@@ -22,7 +23,11 @@ export interface MqttHubOptions {
   readonly password: string;
   /** Default `zaptable`. */
   readonly baseTopic?: string;
-  /** Default `zaptable-dashboard-<random>`: two dashboards on one broker must not kick each other off. */
+  /**
+   * Default `<username>-<random>`: two dashboards on one broker must not kick each other off, the embedded
+   * broker reserves ids starting with the username to this account, and the random part keeps the id (and so
+   * the response topic) unguessable on a broker that cannot reserve it.
+   */
   readonly clientId?: string;
   /** How long a request waits for its response, ms. Default 12000 (the controller's own timeout is 10 s). */
   readonly requestTimeoutMs?: number;
@@ -98,7 +103,8 @@ export class MqttHub {
   private readonly events = new Map<string, HubMessage[]>();
   private readonly listeners = new Set<HubListener>();
   private readonly pending = new Map<string, Pending>();
-  private readonly instance = randomBytes(4).toString('hex');
+  private readonly instance = randomBytes(8).toString('hex');
+  private readonly clientId: string;
   private client: MqttClient | undefined;
   private counter = 0;
   private counters = { messages: 0, malformed: 0, requests: 0, timeouts: 0 };
@@ -108,6 +114,7 @@ export class MqttHub {
     this.options = options;
     this.logger = options.logger ?? silentLogger;
     this.topics = new Topics(options.baseTopic ?? DEFAULT_BASE_TOPIC);
+    this.clientId = options.clientId ?? ownClientId(options.username, this.instance);
   }
 
   /** Whether the connection to the broker is up now. */
@@ -125,11 +132,11 @@ export class MqttHub {
     const b = this.topics.base;
     // Exactly the public topics a referee may read (docs/mqtt.md): `<base>/#` would be refused.
     const filters = [`${b}/bridge/status`, `${b}/bridge/tables`, `${b}/+/status`, `${b}/+/state`, `${b}/+/events`, `${b}/+/health/+`,
-      `${b}/+/response/#`];
+      this.topics.responseFilter(this.clientId)];
     const client = connect(this.options.url, {
       username: this.options.username,
       password: this.options.password,
-      clientId: this.options.clientId ?? `zaptable-dashboard-${this.instance}`,
+      clientId: this.clientId,
       protocolVersion: 4,
       clean: true,
       reconnectPeriod: this.options.reconnectPeriodMs ?? 2000,
@@ -281,7 +288,7 @@ export class MqttHub {
   async request(table: string, name: string, params: Readonly<Record<string, unknown>>, token: string): Promise<ResponsePayload> {
     const client = this.client;
     if (client?.connected !== true) throw new DashboardError('MQTT_UNAVAILABLE');
-    const topic = this.topics.request(table, name);
+    const topic = this.topics.request(table, this.clientId, name);
     this.counters.requests++;
     const transaction = `dash-${this.instance}-${++this.counter}`;
     const timeoutMs = this.options.requestTimeoutMs ?? 12_000;
@@ -377,6 +384,7 @@ export class MqttHub {
       return;
     }
     if (!isResponse(body) || body.transaction === null) return;
+    // Only this connection can read its response topic; the check stays as defence in depth.
     const pending = this.pending.get(String(body.transaction));
     // A duplicate (QoS 1 redelivery) or somebody else's request: nothing waits for it.
     if (pending === undefined || pending.table !== table || pending.name !== name) return;

@@ -78,11 +78,13 @@ describe('secrets', () => {
     const result = configOf(load('', {}, { randomSecret: counterSecrets() }));
     expect(result.generated).toEqual([
       { path: 'mqtt.controller.password', value: 'generated-secret-1', variable: 'ZAPTABLE_MQTT_PASSWORD' },
-      { path: 'dashboard.mqtt.password', value: 'generated-secret-2', variable: 'ZAPTABLE__DASHBOARD__MQTT__PASSWORD' },
-      { path: 'dashboard.token', value: 'generated-secret-3', variable: 'ZAPTABLE_DASHBOARD_TOKEN' },
+      // A read-only login to try the broker with (issue 10, item 12).
+      { path: 'mqtt.viewer.password', value: 'generated-secret-2', variable: 'ZAPTABLE__MQTT__VIEWER__PASSWORD' },
+      { path: 'dashboard.mqtt.password', value: 'generated-secret-3', variable: 'ZAPTABLE__DASHBOARD__MQTT__PASSWORD' },
+      { path: 'dashboard.token', value: 'generated-secret-4', variable: 'ZAPTABLE_DASHBOARD_TOKEN' },
     ]);
     expect(result.config.mqtt.controller.password).toBe('generated-secret-1');
-    expect(result.config.dashboard.token).toBe('generated-secret-3');
+    expect(result.config.dashboard.token).toBe('generated-secret-4');
     expect(result.notes.join('\n')).toContain('dashboard.token generated for this run');
     expect(result.notes.join('\n')).not.toContain('generated-secret');
   });
@@ -93,7 +95,7 @@ describe('secrets', () => {
     expect(a.config.dashboard.token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(a.config.dashboard.token).not.toBe(b.config.dashboard.token);
     const set = configOf(load('', { ZAPTABLE_MQTT_PASSWORD: 'mine', ZAPTABLE_DASHBOARD_TOKEN: 'mine-and-long-enough' }));
-    expect(set.generated.map((g) => g.path)).toEqual(['dashboard.mqtt.password']);
+    expect(set.generated.map((g) => g.path)).toEqual(['mqtt.viewer.password', 'dashboard.mqtt.password']);
   });
 
   it('generates no broker passwords for an external broker (it has its own users), but still the token', () => {

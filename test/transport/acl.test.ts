@@ -16,7 +16,7 @@ describe('filterCovers', () => {
     ['a/+/state', 'a/t1/state/x', false],
     ['a/+/state', 'a/t1', false],
     ['a/t1/state', 'a/+/state', false],
-    ['a/+/response/#', 'a/t1/response/buzzer/arm', true],
+    ['a/+/response/#', 'a/t1/response/c1/buzzer/arm', true],
     ['a/+/response/#', 'a/t1/request/roll', false],
   ])('%s covers %s: %s', (pattern, filter, expected) => {
     expect(filterCovers(pattern, filter)).toBe(expected);
@@ -26,38 +26,48 @@ describe('filterCovers', () => {
 describe('roles', () => {
   it('lets only the controller publish state, events, status and health', () => {
     for (const topic of [`${BASE}/t1/state`, `${BASE}/t1/events`, `${BASE}/t1/status`, `${BASE}/t1/health/s1`, `${BASE}/bridge/tables`]) {
-      expect(mayPublish('controller', BASE, topic)).toBe(true);
-      expect(mayPublish('referee', BASE, topic)).toBe(false);
-      expect(mayPublish('viewer', BASE, topic)).toBe(false);
+      expect(mayPublish('controller', BASE, topic, 'c1')).toBe(true);
+      expect(mayPublish('referee', BASE, topic, 'c1')).toBe(false);
+      expect(mayPublish('viewer', BASE, topic, 'c1')).toBe(false);
     }
   });
 
-  it('lets referees and the controller send requests, never viewers', () => {
-    expect(mayPublish('referee', BASE, `${BASE}/t1/request/roll`)).toBe(true);
-    expect(mayPublish('referee', BASE, `${BASE}/t1/request/buzzer/arm`)).toBe(true);
-    expect(mayPublish('controller', BASE, `${BASE}/t1/request/roll`)).toBe(true);
-    expect(mayPublish('viewer', BASE, `${BASE}/t1/request/roll`)).toBe(false);
-    expect(mayPublish('referee', BASE, `${BASE}/t1/response/roll`)).toBe(false);
+  it('lets referees send requests only under their own client id, the controller anything, never viewers', () => {
+    expect(mayPublish('referee', BASE, `${BASE}/t1/request/c1/roll`, 'c1')).toBe(true);
+    expect(mayPublish('referee', BASE, `${BASE}/t1/request/c1/buzzer/arm`, 'c1')).toBe(true);
+    expect(mayPublish('referee', BASE, `${BASE}/t1/request/c2/roll`, 'c1')).toBe(false);
+    expect(mayPublish('referee', BASE, `${BASE}/t1/request/roll`, 'c1')).toBe(false);
+    expect(mayPublish('controller', BASE, `${BASE}/t1/request/c9/roll`, 'c1')).toBe(true);
+    expect(mayPublish('viewer', BASE, `${BASE}/t1/request/c1/roll`, 'c1')).toBe(false);
+    expect(mayPublish('referee', BASE, `${BASE}/t1/response/c1/roll`, 'c1')).toBe(false);
+  });
+
+  it('lets a client read only the responses addressed to its own id; an id with / + # matches nothing', () => {
+    expect(maySubscribe('referee', BASE, `${BASE}/+/response/c1/#`, 'c1')).toBe(true);
+    expect(maySubscribe('referee', BASE, `${BASE}/+/response/#`, 'c1')).toBe(false);
+    expect(maySubscribe('referee', BASE, `${BASE}/t1/response/c2/roll`, 'c1')).toBe(false);
+    expect(maySubscribe('viewer', BASE, `${BASE}/+/response/c1/#`, 'c1')).toBe(false);
+    for (const id of ['a/b', '+', '#', '']) expect(maySubscribe('referee', BASE, `${BASE}/+/response/+/#`, id)).toBe(false);
   });
 
   it('refuses everything outside the base topic, wildcards in topics and $SYS', () => {
-    expect(mayPublish('controller', BASE, 'other/t1/state')).toBe(false);
-    expect(mayPublish('controller', BASE, '$SYS/broker/x')).toBe(false);
-    expect(mayPublish('controller', BASE, `${BASE}/+/state`)).toBe(false);
-    expect(maySubscribe('viewer', BASE, '#')).toBe(false);
+    expect(mayPublish('controller', BASE, 'other/t1/state', 'c1')).toBe(false);
+    expect(mayPublish('controller', BASE, '$SYS/broker/x', 'c1')).toBe(false);
+    expect(mayPublish('controller', BASE, `${BASE}/+/state`, 'c1')).toBe(false);
+    expect(maySubscribe('viewer', BASE, '#', 'c1')).toBe(false);
   });
 
   it('lets every role read the public topics, and only the controller read requests', () => {
     for (const role of ['referee', 'viewer'] as const) {
-      expect(maySubscribe(role, BASE, `${BASE}/+/state`)).toBe(true);
-      expect(maySubscribe(role, BASE, `${BASE}/t1/health/+`)).toBe(true);
-      expect(maySubscribe(role, BASE, `${BASE}/t1/response/#`)).toBe(true);
-      expect(maySubscribe(role, BASE, `${BASE}/bridge/tables`)).toBe(true);
-      expect(maySubscribe(role, BASE, `${BASE}/#`)).toBe(false);
-      expect(maySubscribe(role, BASE, `${BASE}/t1/request/#`)).toBe(false);
-      expect(mayReceive(role, BASE, `${BASE}/t1/request/roll`)).toBe(false);
+      expect(maySubscribe(role, BASE, `${BASE}/+/state`, 'c1')).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/t1/health/+`, 'c1')).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/t1/response/#`, 'c1')).toBe(false);
+      expect(maySubscribe(role, BASE, `${BASE}/bridge/tables`, 'c1')).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/#`, 'c1')).toBe(false);
+      expect(maySubscribe(role, BASE, `${BASE}/t1/request/#`, 'c1')).toBe(false);
+      expect(mayReceive(role, BASE, `${BASE}/t1/request/roll`, 'c1')).toBe(false);
     }
-    expect(maySubscribe('controller', BASE, `${BASE}/#`)).toBe(true);
+    expect(maySubscribe('controller', BASE, `${BASE}/#`, 'c1')).toBe(true);
   });
 });
 
@@ -66,7 +76,8 @@ describe('mosquittoAcl', () => {
     const text = mosquittoAcl(BASE, [{ username: 'zt-controller', role: 'controller' }, { username: 'dash', role: 'referee' }, { username: 'ov', role: 'viewer' }]);
     expect(text).toContain(`user zt-controller\ntopic readwrite ${BASE}/#\n`);
     expect(text).toContain(`user dash\ntopic read ${BASE}/bridge/status`);
-    expect(text).toContain(`topic write ${BASE}/+/request/#`);
+    expect(text).toContain(`topic write ${BASE}/+/request/+/#`);
+    expect(text).toContain(`pattern read ${BASE}/+/response/%c/#`);
     const viewerBlock = text.slice(text.indexOf('user ov'));
     expect(viewerBlock).not.toContain('write');
     expect(viewerBlock).not.toContain('request');

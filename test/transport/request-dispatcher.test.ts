@@ -23,9 +23,9 @@ describe('RequestDispatcher', () => {
     const d = dispatcher();
     const handler = vi.fn(async (params: RequestParams<'enter-dice'>) => Promise.resolve({ ok: true as const, data: { seq: params.d1 + params.d2 } }));
     d.onRequest('enter-dice', handler);
-    const response = await d.dispatch('t1', 'enter-dice', body({ transaction: 7, d1: 2, d2: 5 }));
+    const response = await d.dispatch({ table: 't1', client: 'c1', name: 'enter-dice' }, body({ transaction: 7, d1: 2, d2: 5 }));
     expect(response).toEqual({ status: 'ok', data: { seq: 7 }, error: null, transaction: 7 });
-    expect(handler).toHaveBeenCalledWith({ d1: 2, d2: 5 }, { table: 't1', identity: { id: 'ref', role: 'referee' }, transaction: 7 });
+    expect(handler).toHaveBeenCalledWith({ d1: 2, d2: 5 }, { table: 't1', client: 'c1', identity: { id: 'ref', role: 'referee' }, transaction: 7 });
   });
 
   it.each([
@@ -45,35 +45,35 @@ describe('RequestDispatcher', () => {
     const handler = vi.fn(async () => Promise.resolve({ ok: true as const, data: { seq: 1 } }));
     d.onRequest('enter-dice', handler);
     const name = code === 'UNKNOWN_REQUEST' ? 'self-destruct' : 'enter-dice';
-    const response = await d.dispatch('t1', name, payload);
+    const response = await d.dispatch({ table: 't1', client: 'c1', name }, payload);
     expect(response).toMatchObject({ status: 'error', data: null, error: { code }, transaction });
     expect(handler).not.toHaveBeenCalled();
     expect(JSON.stringify(response)).not.toContain(REFEREE_TOKEN);
   });
 
   it('says which parameter is wrong', async () => {
-    const response = await dispatcher().dispatch('t1', 'new-game', body({ game: 'chess', players: ['a'] }));
+    const response = await dispatcher().dispatch({ table: 't1', client: 'c1', name: 'new-game' }, body({ game: 'chess', players: ['a'] }));
     expect(response.error?.message).toMatch(/params\/players must NOT have fewer than 2 items/);
   });
 
   it('refuses oversized payloads before parsing them', async () => {
-    const response = await dispatcher({ maxPayloadBytes: 100 }).dispatch('t1', 'roll', body({ pad: 'x'.repeat(200) }));
+    const response = await dispatcher({ maxPayloadBytes: 100 }).dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ pad: 'x'.repeat(200) }));
     expect(response.error?.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('answers NOT_AVAILABLE when no handler is registered, and after unregistering', async () => {
     const d = dispatcher();
-    expect((await d.dispatch('t1', 'buzzer/arm', body({}))).error?.code).toBe('NOT_AVAILABLE');
+    expect((await d.dispatch({ table: 't1', client: 'c1', name: 'buzzer/arm' }, body({}))).error?.code).toBe('NOT_AVAILABLE');
     const off = d.onRequest('buzzer/arm', async () => Promise.resolve({ ok: true, data: { seq: 1 } }));
-    expect((await d.dispatch('t1', 'buzzer/arm', body({}))).status).toBe('ok');
+    expect((await d.dispatch({ table: 't1', client: 'c1', name: 'buzzer/arm' }, body({}))).status).toBe('ok');
     off();
-    expect((await d.dispatch('t1', 'buzzer/arm', body({}))).error?.code).toBe('NOT_AVAILABLE');
+    expect((await d.dispatch({ table: 't1', client: 'c1', name: 'buzzer/arm' }, body({}))).error?.code).toBe('NOT_AVAILABLE');
   });
 
   it('passes a handler\'s own rejection code through', async () => {
     const d = dispatcher();
     d.onRequest('roll', async () => Promise.resolve({ ok: false, code: 'NOT_YOUR_TURN', message: 'ana is to roll' }));
-    expect(await d.dispatch('t1', 'roll', body({ transaction: 'x' }))).toEqual({
+    expect(await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 'x' }))).toEqual({
       status: 'error', data: null, error: { code: 'NOT_YOUR_TURN', message: 'ana is to roll' }, transaction: 'x',
     });
   });
@@ -85,10 +85,10 @@ describe('RequestDispatcher', () => {
       throw new Error('secret internals');
     });
     d.onRequest('undo', async () => Promise.resolve(undefined as never));
-    const thrown = await d.dispatch('t1', 'roll', body({}));
+    const thrown = await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({}));
     expect(thrown.error?.code).toBe('HANDLER_FAILED');
     expect(JSON.stringify(thrown)).not.toContain('secret internals');
-    expect((await d.dispatch('t1', 'undo', body({}))).error?.code).toBe('HANDLER_FAILED');
+    expect((await d.dispatch({ table: 't1', client: 'c1', name: 'undo' }, body({}))).error?.code).toBe('HANDLER_FAILED');
     expect(warnings).toHaveLength(2);
   });
 
@@ -101,7 +101,7 @@ describe('RequestDispatcher', () => {
         resolve({ ok: true, data: { seq: 1, d1: 1, d2: 1 } });
       };
     }));
-    const pending = d.dispatch('t1', 'roll', body({ transaction: 'slow' }));
+    const pending = d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 'slow' }));
     await vi.advanceTimersByTimeAsync(1000);
     expect((await pending).error?.code).toBe('TIMEOUT');
     finish?.();
@@ -117,11 +117,11 @@ describe('RequestDispatcher', () => {
       };
     }));
     d.onRequest('roll', handler);
-    const first = d.dispatch('t1', 'roll', body({ transaction: 'dup' }));
-    const second = d.dispatch('t1', 'roll', body({ transaction: 'dup' }));
+    const first = d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 'dup' }));
+    const second = d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 'dup' }));
     release?.();
     expect(await second).toEqual(await first);
-    expect((await d.dispatch('t1', 'roll', body({ transaction: 'dup' }))).data).toEqual({ seq: 5, d1: 6, d2: 6 });
+    expect((await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 'dup' }))).data).toEqual({ seq: 5, d1: 6, d2: 6 });
     expect(handler).toHaveBeenCalledTimes(1);
     expect(d.stats().replayed).toBe(2);
   });
@@ -132,16 +132,16 @@ describe('RequestDispatcher', () => {
     const handler = vi.fn(async () => Promise.resolve({ ok: true as const, data: { seq: 1, d1: 1, d2: 1 } }));
     d.onRequest('roll', handler);
     d.onRequest('undo', async () => Promise.resolve({ ok: true as const, data: { seq: 1 } }));
-    await d.dispatch('t1', 'roll', body({ transaction: 'k' }));
-    await d.dispatch('t2', 'roll', body({ transaction: 'k' }));
-    await d.dispatch('t1', 'roll', JSON.stringify({ token: CONTROLLER_TOKEN, transaction: 'k' }));
-    await d.dispatch('t1', 'roll', body({ transaction: 1 }));
-    await d.dispatch('t1', 'roll', body({ transaction: '1' }));
+    await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 'k' }));
+    await d.dispatch({ table: 't2', client: 'c1', name: 'roll' }, body({ transaction: 'k' }));
+    await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, JSON.stringify({ token: CONTROLLER_TOKEN, transaction: 'k' }));
+    await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 1 }));
+    await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: '1' }));
     expect(handler).toHaveBeenCalledTimes(5);
-    await d.dispatch('t1', 'roll', body({ transaction: 'k' }));
+    await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 'k' }));
     expect(handler).toHaveBeenCalledTimes(5);
     now = 1001;
-    await d.dispatch('t1', 'roll', body({ transaction: 'k' }));
+    await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 'k' }));
     expect(handler).toHaveBeenCalledTimes(6);
   });
 
@@ -149,8 +149,8 @@ describe('RequestDispatcher', () => {
     const d = dispatcher();
     const handler = vi.fn(async () => Promise.resolve({ ok: true as const, data: { seq: 1, d1: 1, d2: 1 } }));
     d.onRequest('roll', handler);
-    expect((await d.dispatch('t1', 'roll', JSON.stringify({ transaction: 'z' }))).error?.code).toBe('UNAUTHORIZED');
-    expect((await d.dispatch('t1', 'roll', body({ transaction: 'z' }))).status).toBe('ok');
+    expect((await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, JSON.stringify({ transaction: 'z' }))).error?.code).toBe('UNAUTHORIZED');
+    expect((await d.dispatch({ table: 't1', client: 'c1', name: 'roll' }, body({ transaction: 'z' }))).status).toBe('ok');
     expect(handler).toHaveBeenCalledTimes(1);
   });
 

@@ -11,21 +11,34 @@ describe('Topics', () => {
     expect(topics.events('t1')).toBe('club/zaptable/t1/events');
     expect(topics.status('t1')).toBe('club/zaptable/t1/status');
     expect(topics.health('t1', 'seat-2')).toBe('club/zaptable/t1/health/seat-2');
-    expect(topics.request('t1', 'buzzer/arm')).toBe('club/zaptable/t1/request/buzzer/arm');
-    expect(topics.response('t1', 'buzzer/arm')).toBe('club/zaptable/t1/response/buzzer/arm');
-    expect(topics.requestFilter('t1')).toBe('club/zaptable/t1/request/#');
+    expect(topics.bridgeHealth()).toBe('club/zaptable/bridge/health');
+    expect(topics.request('t1', 'dash-1', 'buzzer/arm')).toBe('club/zaptable/t1/request/dash-1/buzzer/arm');
+    expect(topics.response('t1', 'dash-1', 'buzzer/arm')).toBe('club/zaptable/t1/response/dash-1/buzzer/arm');
+    expect(topics.requestFilter()).toBe('club/zaptable/+/request/#');
+    expect(topics.responseFilter('dash-1')).toBe('club/zaptable/+/response/dash-1/#');
   });
 
   it('parses what it builds', () => {
     expect(topics.parse(topics.bridgeTables())).toEqual({ kind: 'bridgeTables' });
     expect(topics.parse(topics.state('t1'))).toEqual({ kind: 'state', table: 't1' });
     expect(topics.parse(topics.health('t1', 's1'))).toEqual({ kind: 'health', table: 't1', station: 's1' });
-    expect(topics.parse(topics.request('t1', 'buzzer/arm'))).toEqual({ kind: 'request', table: 't1', name: 'buzzer/arm' });
+    expect(topics.parse(topics.request('t1', 'c1', 'buzzer/arm'))).toEqual({ kind: 'request', table: 't1', client: 'c1', name: 'buzzer/arm' });
+    expect(topics.parse(topics.bridgeHealth())).toEqual({ kind: 'bridgeHealth' });
+  });
+
+  it('takes any request topic apart and mirrors it as its response topic, also malformed ones', () => {
+    expect(topics.parseRequest('club/zaptable/t1/request/c1/buzzer/arm'))
+      .toEqual({ table: 't1', client: 'c1', name: 'buzzer/arm', responseTopic: 'club/zaptable/t1/response/c1/buzzer/arm' });
+    expect(topics.parseRequest('club/zaptable//request/c1//roll'))
+      .toEqual({ table: '', client: 'c1', name: '/roll', responseTopic: 'club/zaptable//response/c1//roll' });
+    expect(topics.parseRequest('club/zaptable/bridge/request/c1')).toMatchObject({ table: 'bridge', name: '', responseTopic: 'club/zaptable/bridge/response/c1' });
+    expect(topics.parseRequest('club/zaptable/t1/state')).toBeNull();
+    expect(topics.parseRequest('other/t1/request/c1/roll')).toBeNull();
   });
 
   it('returns null for foreign and malformed topics', () => {
     for (const topic of ['zaptable/t1/state', 'club/zaptable', 'club/zaptable/t1', 'club/zaptable/t1/state/x', 'club/zaptable/t1/request',
-      'club/zaptable/t1/request//x', 'club/zaptable/bridge/other', 'club/zaptable/t1/health/a/b']) {
+      'club/zaptable/t1/request//x', 'club/zaptable/t1/request/c1', 'club/zaptable/t1/request/c1//x', 'club/zaptable/bridge/other', 'club/zaptable/t1/health/a/b']) {
       expect(topics.parse(topic)).toBeNull();
     }
   });
@@ -35,7 +48,8 @@ describe('Topics', () => {
     expect(() => topics.state('+')).toThrow(/invalid table id/);
     expect(() => topics.state('bridge')).toThrow(/invalid table id/);
     expect(() => topics.health('t1', '#')).toThrow(/invalid station id/);
-    expect(() => topics.request('t1', 'Roll!')).toThrow(/invalid request name/);
+    expect(() => topics.request('t1', 'c1', 'Roll!')).toThrow(/invalid request name/);
+    expect(() => topics.request('t1', 'a/b', 'roll')).toThrow(/invalid client id/);
   });
 
   it('refuses unusable base topics', () => {
@@ -48,6 +62,6 @@ describe('Topics', () => {
     expect(encodePayload('status', 'online')).toBe('online');
     expect(encodePayload('bridgeTables', { tables: [{ id: 't1' }] })).toBe('{"tables":[{"id":"t1"}]}');
     expect(Object.values(TOPIC_SPECS).filter((s) => s.retained).map((s) => s.pattern).sort())
-      .toEqual(['<table>/health/<station>', '<table>/state', '<table>/status', 'bridge/status', 'bridge/tables']);
+      .toEqual(['<table>/health/<station>', '<table>/state', '<table>/status', 'bridge/health', 'bridge/status', 'bridge/tables']);
   });
 });

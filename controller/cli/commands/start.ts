@@ -5,7 +5,7 @@
  */
 import { startDashboard } from '../../../dashboard/server/server.ts';
 import { ControllerApp, type DashboardStartOptions } from '../../app/controller-app.ts';
-import { formatConfigError, loadConfig } from '../../config/index.ts';
+import { formatConfigError, loadConfig, type ZaptableConfig } from '../../config/index.ts';
 import { parse } from '../args.ts';
 import type { Output } from '../output.ts';
 
@@ -35,6 +35,21 @@ export async function dashboardFor(options: DashboardStartOptions) {
   });
 }
 
+/**
+ * What to type to watch the tables: with the demo viewer login (read-only) on the embedded broker, never the
+ * controller's account, which may publish state. Viewers may read the public topics, not `<base>/#`.
+ */
+function viewerHint(brokerUrl: string, config: ZaptableConfig): string {
+  const { hostname, port } = new URL(brokerUrl);
+  const base = config.mqtt.baseTopic;
+  const topics = `-t '${base}/+/state' -t '${base}/+/events' -t '${base}/+/status'`;
+  const viewer = config.mqtt.viewer;
+  if (config.mqtt.broker === 'embedded' && viewer.password !== undefined) {
+    return `mosquitto_sub -h ${hostname} -p ${port} -u ${viewer.username} -P '${viewer.password}' -v ${topics}`;
+  }
+  return `mosquitto_sub -h ${hostname} -p ${port} -u <a viewer login of your broker> -P <its password> -v ${topics}`;
+}
+
 export async function startCommand(argv: readonly string[], io: Output): Promise<number> {
   const { values } = parse(argv, { config: { type: 'string' }, 'no-dashboard': { type: 'boolean' } });
   const loaded = loadConfig(values.config === undefined ? {} : { file: values.config });
@@ -62,7 +77,8 @@ export async function startCommand(argv: readonly string[], io: Output): Promise
   io.out('');
   io.out('zaptable is running');
   io.out(`  tables     ${started.tables.join(', ')} (${config.hardware.kind === 'simulated' ? 'simulated table with bots' : 'serial stations'})`);
-  io.out(`  MQTT       ${started.brokerUrl}  (base topic ${config.mqtt.baseTopic}; try: mosquitto_sub -t '${config.mqtt.baseTopic}/#' -v with a configured login)`);
+  io.out(`  MQTT       ${started.brokerUrl}  (base topic ${config.mqtt.baseTopic})`);
+  io.out(`  try        ${viewerHint(started.brokerUrl, config)}`);
   io.out(`  event log  ${started.databaseFile}`);
   if (started.dashboardUrl) io.out(`  dashboard  ${started.dashboardUrl}`);
   for (const secret of loaded.generated) {

@@ -2,6 +2,7 @@
  * The Killer-21 engine: the `GameEngine` functions wired to the rule modules. `apply` is a dispatcher; the
  * rules live in the files named for them.
  */
+import { publicRejection } from './public-refusal.ts';
 import { applied, type Outcome } from '../common/outcome.ts';
 import type { Viewer } from '../common/viewer.ts';
 import type { GameResult } from '../engine.ts';
@@ -71,5 +72,6 @@ export const killer21Engine: PluggableEngine<
     return resultOf(state);
   },
   parseAction,
+  publicRejection,
   fromScenario,
 };

@@ -63,9 +63,29 @@ function boolMap(v: unknown, key: string): Record<string, boolean> | string | un
   return v as Record<string, boolean>;
 }
 
-/** Checks that an unknown JSON value is a well-formed action and returns it with only its known keys. */
+/** The fields each action type may have besides `type` and `at`; anything else is refused (a typo must not pass). */
+const FIELDS: Readonly<Record<ZappAction['type'], readonly string[]>> = {
+  roll: ['player'],
+  'enter-dice': ['d1', 'd2', 'player'],
+  'pick-up': ['player', 'barrel'],
+  'put-back': ['player', 'barrel'],
+  place: ['player', 'barrel'],
+  reveal: [],
+  move: ['player', 'piece', 'carry', 'intoCity'],
+  pass: ['player'],
+  claim: ['player', 'pieces'],
+  'report-violation': ['player', 'kind', 'detail'],
+};
+
+/** Checks that an unknown JSON value is a well-formed action; unknown fields are refused, as in Zip-Zap. */
 export function parseAction(value: unknown): ZappAction | { readonly error: string } {
   if (!isObj(value)) return { error: 'an action must be a JSON object' };
+  if (typeof value.type === 'string' && Object.hasOwn(FIELDS, value.type)) {
+    const allowed = FIELDS[value.type as ZappAction['type']];
+    for (const key of Object.keys(value)) {
+      if (key !== 'type' && key !== 'at' && !allowed.includes(key)) return { error: `${value.type}: unknown field ${key}` };
+    }
+  }
   const at = value.at;
   if (at !== undefined && !(typeof at === 'number' && Number.isFinite(at))) return { error: 'at must be a number (ms)' };
   const t = at === undefined ? {} : { at };

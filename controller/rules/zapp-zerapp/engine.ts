@@ -4,6 +4,7 @@
  */
 import type { GameEngine, GameResult } from '../engine.ts';
 import type { Viewer } from '../common/viewer.ts';
+import { publicRejection } from './public-refusal.ts';
 import { parseAction, type ZappAction } from './actions.ts';
 import { applyClaim } from './banishment.ts';
 import { applyPickUp, applyPlace, applyPutBack } from './barrels.ts';
@@ -66,4 +67,5 @@ export const zappZerappEngine: GameEngine<ZappState, ZappAction, ZappEvent, Zapp
   result: gameResult,
   parseAction,
   fromScenario,
+  publicRejection,
 };

@@ -5,6 +5,7 @@
 import { applied, type Outcome } from '../common/outcome.ts';
 import type { Viewer } from '../common/viewer.ts';
 import type { GameEngine, GameResult } from '../engine.ts';
+import { publicRejection } from './public-refusal.ts';
 import { parseAction, type ZipZapAction } from './actions.ts';
 import { resolveConfig, type ZipZapConfig } from './config.ts';
 import type { ZipZapEvent } from './events.ts';
@@ -82,4 +83,5 @@ export const zipZapEngine: GameEngine<ZipZapState, ZipZapAction, ZipZapEvent, Zi
   },
   parseAction,
   fromScenario,
+  publicRejection,
 };

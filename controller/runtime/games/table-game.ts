@@ -14,6 +14,13 @@ export interface TableGame {
   onSensor(state: unknown, padsAfter: Pads, event: SensorEvent): ZipInput[];
   /** Actions the state calls for by itself after any change (a barrel placed early, the reveal). */
   followUps(state: unknown, pads: Pads, at: number): Intent[];
+  /**
+   * Why a referee's request for `action` must wait for the table (as the seat button would), or null: a
+   * Zapp Zerapp roll while a barrel lies on a seat pad would make that barrel the seat's secret choice.
+   */
+  requestRefusal(
+    state: unknown, pads: Pads, action: { readonly type: string },
+  ): { readonly code: string; readonly message: string } | null;
   /** The lamp pattern per player. */
   lamps(state: unknown): Record<string, LampPattern>;
   /** ORACLE stuck knowledge: ms after which `announce-stuck` is due, or null when nobody is stuck. */

@@ -36,6 +36,14 @@ export function zappTable(ctx: ZappTableContext): TableGame {
       const placements = placementIntents(state, pads, ctx, at);
       return placements.length > 0 ? placements : revealIntents(state, at);
     },
+    requestRefusal(raw, pads, action) {
+      const state = raw as ZappState;
+      // The same check the seat button makes (buttonIntents): a barrel left on a pad would count at the roll.
+      if ((action.type === 'roll' || action.type === 'enter-dice') && state.phase === 'ROLL' && !padsClear(pads, stations)) {
+        return { code: 'PADS_NOT_CLEAR', message: 'put every barrel back on the mountain before the next roll' };
+      }
+      return null;
+    },
     lamps: (raw) => zappLamps(raw as ZappState),
     stuckAnnounceDelay: () => null,
   };

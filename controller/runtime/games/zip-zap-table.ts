@@ -11,6 +11,7 @@ export function zipTable(ctx: ZipTableContext): TableGame {
     id: 'zip-zap',
     onSensor: (raw, padsAfter, event) => cardEventIntents(raw as ZipZapState, padsAfter, event, ctx),
     followUps: () => [],
+    requestRefusal: () => null,
     lamps: (raw) => zipLamps(raw as ZipZapState),
     stuckAnnounceDelay(raw) {
       const state = raw as ZipZapState;

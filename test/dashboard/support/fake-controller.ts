@@ -281,7 +281,7 @@ export class FakeController {
     const response: ResponsePayload = result.ok
       ? { status: 'ok', data: result.data as never, error: null, transaction }
       : { status: 'error', data: null, error: { code: result.code, message: result.message }, transaction };
-    await this.publish(this.topics.response(parsed.table, parsed.name), JSON.stringify(response), false);
+    await this.publish(this.topics.response(parsed.table, parsed.client, parsed.name), JSON.stringify(response), false);
   }
 
   private async run(t: TableRuntime, action: BaseAction): Promise<Result> {

@@ -73,7 +73,9 @@ describe('phases and rolling (ZAPP-10, ZAPP-11)', () => {
     rejects(s, { type: 'place', player: 'ann' } as unknown as ZappAction, 'BAD_ACTION');
     expect(engine.parseAction({ type: 'move', player: 'a', piece: 'RED1', carry: { RED2: 'yes' } })).toHaveProperty('error');
     expect(engine.parseAction({ type: 'report-violation', player: 'a', kind: 'CHEATING' })).toHaveProperty('error');
-    expect(engine.parseAction({ type: 'enter-dice', d1: 3, d2: 4, extra: 1 })).toEqual({ type: 'enter-dice', d1: 3, d2: 4 });
+    // Unknown fields are refused, not dropped: a misspelled `intoCity` must not become the default move.
+    expect(engine.parseAction({ type: 'enter-dice', d1: 3, d2: 4, extra: 1 })).toEqual({ error: 'enter-dice: unknown field extra' });
+    expect(engine.parseAction({ type: 'move', player: 'a', piece: 'RED1', intoCty: {} })).toEqual({ error: 'move: unknown field intoCty' });
   });
 });
 

@@ -106,9 +106,9 @@ export function describeMqttContract(factory: BrokerFactory): void {
     async function request(
       referee: Probe, table: string, name: string, body: string, transaction: string,
     ): Promise<ResponsePayload> {
-      await referee.publish(topics.request(table, name), body);
+      await referee.publish(`${BASE}/${table}/request/${referee.clientId}/${name}`, body);
       const isAnswer = (text: string): boolean => responseOf(text).transaction === transaction;
-      const message = await referee.waitOn(topics.response(table, name), isAnswer, `response ${transaction}`);
+      const message = await referee.waitOn(`${BASE}/${table}/response/${referee.clientId}/${name}`, isAnswer, `response ${transaction}`);
       return responseOf(message.text);
     }
 
@@ -225,18 +225,18 @@ export function describeMqttContract(factory: BrokerFactory): void {
       it('answers a request exactly once, with its transaction, and passes the identity', async () => {
         const { table, calls, probe } = await rig();
         const referee = await probe(REFEREE);
-        expect(await referee.subscribe(`${BASE}/${table}/response/#`)).toBe(1);
+        expect(await referee.subscribe(topics.responseFilter(referee.clientId))).toBe(1);
         const response = await request(referee, table, 'roll', JSON.stringify({ transaction: 'tx-1', token: TOKEN, player: 'ana' }), 'tx-1');
         expect(response).toEqual({ status: 'ok', data: { seq: 1, d1: 3, d2: 4 }, error: null, transaction: 'tx-1' });
         expect(calls).toEqual([{ name: 'roll', params: rollParams('ana'), identity: 'head-referee' }]);
         await request(referee, table, 'roll', JSON.stringify({ transaction: 'fence', token: TOKEN }), 'fence');
-        expect(referee.json(topics.response(table, 'roll')).filter((r) => (r as ResponsePayload).transaction === 'tx-1')).toHaveLength(1);
+        expect(referee.json(topics.response(table, referee.clientId, 'roll')).filter((r) => (r as ResponsePayload).transaction === 'tx-1')).toHaveLength(1);
       });
 
       it('answers bad and unauthorised requests with error codes and calls no handler', async () => {
         const { table, calls, probe } = await rig();
         const referee = await probe(REFEREE);
-        await referee.subscribe(`${BASE}/${table}/response/#`);
+        await referee.subscribe(topics.responseFilter(referee.clientId));
         const cases: readonly (readonly [string, string, string, string])[] = [
           ['roll', JSON.stringify({ transaction: 'no-token', player: 'ana' }), 'no-token', 'UNAUTHORIZED'],
           ['roll', JSON.stringify({ transaction: 'bad-token', token: 'referee-token-wrong-guess', player: 'ana' }), 'bad-token', 'UNAUTHORIZED'],
@@ -249,8 +249,8 @@ export function describeMqttContract(factory: BrokerFactory): void {
           const response = await request(referee, table, name, body, transaction);
           expect(response).toMatchObject({ status: 'error', data: null, error: { code }, transaction });
         }
-        await referee.publish(topics.request(table, 'roll'), '{"transaction": "broken"');
-        const bad = await referee.waitOn(topics.response(table, 'roll'), (t) => responseOf(t).error?.code === 'BAD_JSON', 'BAD_JSON');
+        await referee.publish(topics.request(table, referee.clientId, 'roll'), '{"transaction": "broken"');
+        const bad = await referee.waitOn(topics.response(table, referee.clientId, 'roll'), (t) => responseOf(t).error?.code === 'BAD_JSON', 'BAD_JSON');
         expect(responseOf(bad.text)).toMatchObject({ status: 'error', transaction: null });
         await request(referee, table, 'roll', JSON.stringify({ transaction: 'fence', token: TOKEN }), 'fence');
         expect(calls.map((c) => c.params)).toEqual([{}]);
@@ -262,12 +262,12 @@ export function describeMqttContract(factory: BrokerFactory): void {
       it('replays the answer to a repeated transaction instead of running it again', async () => {
         const { table, calls, probe } = await rig();
         const referee = await probe(REFEREE);
-        await referee.subscribe(`${BASE}/${table}/response/#`);
+        await referee.subscribe(topics.responseFilter(referee.clientId));
         const body = JSON.stringify({ transaction: 'once', token: TOKEN, player: 'ben' });
-        await referee.publish(topics.request(table, 'roll'), body);
-        await referee.publish(topics.request(table, 'roll'), body);
-        await referee.waitFor(() => referee.json(topics.response(table, 'roll')).length === 2, 'two responses');
-        const [first, second] = referee.json(topics.response(table, 'roll'));
+        await referee.publish(topics.request(table, referee.clientId, 'roll'), body);
+        await referee.publish(topics.request(table, referee.clientId, 'roll'), body);
+        await referee.waitFor(() => referee.json(topics.response(table, referee.clientId, 'roll')).length === 2, 'two responses');
+        const [first, second] = referee.json(topics.response(table, referee.clientId, 'roll'));
         expect(second).toEqual(first);
         expect(calls).toHaveLength(1);
       });
@@ -275,11 +275,11 @@ export function describeMqttContract(factory: BrokerFactory): void {
       it('runs a request published with the retain flag once, and never again from the broker\'s store', async () => {
         const { table, calls, proxy, probe, transport } = await rig();
         const referee = await probe(REFEREE);
-        await referee.subscribe(`${BASE}/${table}/response/#`);
+        await referee.subscribe(topics.responseFilter(referee.clientId));
         const watcher = await probe(VIEWER);
         await watcher.subscribe(topics.status(table));
-        await referee.publish(topics.request(table, 'roll'), JSON.stringify({ transaction: 'kept', token: TOKEN }), true);
-        await referee.waitOn(topics.response(table, 'roll'), (t) => responseOf(t).transaction === 'kept', 'the response');
+        await referee.publish(topics.request(table, referee.clientId, 'roll'), JSON.stringify({ transaction: 'kept', token: TOKEN }), true);
+        await referee.waitOn(topics.response(table, referee.clientId, 'roll'), (t) => responseOf(t).transaction === 'kept', 'the response');
         proxy.cutAll();
         await watcher.waitOn(topics.status(table), (t) => t === 'offline', 'offline');
         // `online` comes after the controller re-subscribed, i.e. after the broker handed it the stored request.
@@ -293,27 +293,32 @@ export function describeMqttContract(factory: BrokerFactory): void {
       it('does not let a viewer send requests', async () => {
         const { table, calls, probe } = await rig();
         const viewer = await probe(VIEWER);
-        expect(await viewer.publish(topics.request(table, 'roll'), JSON.stringify({ transaction: 'sneaky', token: TOKEN }))).toMatch(/acked|closed/);
+        expect(await viewer.publish(topics.request(table, viewer.clientId, 'roll'), JSON.stringify({ transaction: 'sneaky', token: TOKEN }))).toMatch(/acked|closed/);
         const referee = await probe(REFEREE);
-        await referee.subscribe(`${BASE}/${table}/response/#`);
+        await referee.subscribe(topics.responseFilter(referee.clientId));
         await request(referee, table, 'roll', JSON.stringify({ transaction: 'fence', token: TOKEN }), 'fence');
         expect(calls).toHaveLength(1);
-        expect(referee.json(topics.response(table, 'roll'))).toEqual([expect.objectContaining({ transaction: 'fence' })]);
+        expect(referee.json(topics.response(table, referee.clientId, 'roll'))).toEqual([expect.objectContaining({ transaction: 'fence' })]);
       });
 
-      it('does not let referees or viewers read requests (they carry tokens)', async () => {
+      it('does not let referees or viewers read requests (they carry tokens) nor other clients\' responses', async () => {
         const { table, probe } = await rig();
         const viewer = await probe(VIEWER);
         const spy = await probe(REFEREE);
         // Refused in the SUBACK (aedes) or granted with every message withheld (Mosquitto): either way, nothing arrives.
         expect([1, 128]).toContain(await viewer.subscribe(`${BASE}/${table}/request/#`));
         expect([1, 128]).toContain(await spy.subscribe(`${BASE}/+/request/+`));
-        await viewer.subscribe(`${BASE}/${table}/response/#`);
+        expect([1, 128]).toContain(await viewer.subscribe(`${BASE}/${table}/response/#`));
+        expect([1, 128]).toContain(await spy.subscribe(`${BASE}/+/response/#`));
+        await spy.subscribe(topics.responseFilter(spy.clientId));
         const referee = await probe(REFEREE);
-        await referee.subscribe(`${BASE}/${table}/response/#`);
+        await referee.subscribe(topics.responseFilter(referee.clientId));
         await request(referee, table, 'roll', JSON.stringify({ transaction: 'secret', token: TOKEN }), 'secret');
-        await viewer.waitOn(topics.response(table, 'roll'), (t) => responseOf(t).transaction === 'secret', 'the response, as a fence');
-        for (const probe of [viewer, spy]) expect(probe.received.filter((m) => m.topic.includes('/request/'))).toEqual([]);
+        // The spy's own answer is the fence: it comes after the referee's.
+        await request(spy, table, 'roll', JSON.stringify({ transaction: 'own', token: TOKEN }), 'own');
+        for (const p of [viewer, spy]) expect(p.received.filter((m) => m.topic.includes('/request/'))).toEqual([]);
+        expect(viewer.received.filter((m) => m.topic.includes('/response/'))).toEqual([]);
+        expect(spy.received.map((m) => responseOf(m.text).transaction)).toEqual(['own']);
       });
     });
 

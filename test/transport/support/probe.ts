@@ -19,8 +19,12 @@ export class Probe {
   private readonly waiters = new Set<() => void>();
   private readonly client: MqttClient;
 
-  private constructor(client: MqttClient) {
+  /** The probe's MQTT client id (the client level of its request and response topics). */
+  readonly clientId: string;
+
+  private constructor(client: MqttClient, clientId: string) {
     this.client = client;
+    this.clientId = clientId;
     client.on('message', (topic, payload, packet) => {
       this.received.push({ topic, text: payload.toString('utf8'), retained: packet.retain });
       for (const wake of this.waiters) wake();
@@ -28,12 +32,12 @@ export class Probe {
   }
 
   /** Connects as `username` (never reconnects: a refused or dropped probe stays down). */
-  static async connect(url: string, username: string, password: string): Promise<Probe> {
+  static async connect(url: string, username: string, password: string, clientId = `probe-${randomUUID()}`): Promise<Probe> {
     const client = await connectAsync(url, {
-      protocolVersion: 4, username, password, clientId: `probe-${randomUUID()}`, reconnectPeriod: 0, connectTimeout: WAIT_MS,
+      protocolVersion: 4, username, password, clientId, reconnectPeriod: 0, connectTimeout: WAIT_MS,
     });
     (client.stream as Partial<Pick<Socket, 'setNoDelay'>>).setNoDelay?.(true);
-    return new Probe(client);
+    return new Probe(client, clientId);
   }
 
   /**
