@@ -83,8 +83,9 @@ describe('arbitration', () => {
 
 describe('arbitration with sensor intervals', () => {
   // A tag read stamped at its read, arrived at most `beforeUs` earlier (poll window + power-up).
-  const tag = (name: string, station: string, hostUs: number, uncertaintyUs: number, beforeUs: number, deviceUs = hostUs): Press =>
-    ({ ...press(name, station, hostUs, uncertaintyUs, deviceUs), beforeUs });
+  const tag = (name: string, station: string, hostUs: number, u: number, beforeUs: number, deviceUs = hostUs): Press => ({
+    ...press(name, station, hostUs, u, deviceUs), beforeUs,
+  });
 
   it('ties two tag reads on one station whose poll windows overlap, though their stamps are far apart', () => {
     const a = tag('a', 's1', 0, 100, 8000, 100_000);
