@@ -30,6 +30,15 @@ export interface EventTime {
   readonly hostUs: number;
   /** Half width in µs of the interval holding the true controller time; Infinity before the first sync. */
   readonly uncertaintyUs: number;
+  /**
+   * The sensor's own interval around the stamp (docs/timing.md §3): the physical thing happened in device time
+   * `[deviceUs − beforeUs, deviceUs + afterUs]` (host-stamped sources: around `hostUs`), before the clock
+   * mapping's `uncertaintyUs` is added on both sides. A button: its interrupt latency; a tag's arrival: the
+   * window since the last poll that did not see it, plus the tag's power-up time; a tag's departure: the
+   * window since the last read that saw it; a settled weight: the filter window. µs, ≥ 0; absent means 0.
+   */
+  readonly beforeUs?: number;
+  readonly afterUs?: number;
 }
 
 interface EventBase {

@@ -171,9 +171,14 @@ function parseEvent(args: readonly string[]): DeviceMessage | ProtocolError {
   switch (name) {
     case 'TAG+':
     case 'TAG-': {
-      const [uid] = rest;
-      if (rest.length !== 1 || uid === undefined || !UID.test(uid)) return protocolError('BAD_ARGUMENT', 'UID is 4, 7 or 10 bytes in uppercase hex');
-      return { ...base, event: name, uid };
+      // Protocol 2: `<uid> <window_us>`; protocol 1 (firmware 0.1–0.2): `<uid>` alone.
+      const [uid, windowT] = rest;
+      if (rest.length < 1 || rest.length > 2 || uid === undefined || !UID.test(uid)) {
+        return protocolError('BAD_ARGUMENT', `${name} <uid: 4, 7 or 10 bytes in uppercase hex> <window_us>`);
+      }
+      if (windowT === undefined) return { ...base, event: name, uid };
+      const windowUs = argInRange(windowT, 0, U32_MAX, 'window_us');
+      return typeof windowUs === 'number' ? { ...base, event: name, uid, windowUs } : windowUs;
     }
     case 'W': {
       const [grams, flag] = rest;
@@ -187,6 +192,7 @@ function parseEvent(args: readonly string[]): DeviceMessage | ProtocolError {
     }
     case 'BTN+':
     case 'BTN-':
+    case 'SLAP':
       if (rest.length !== 0) return protocolError('BAD_ARGUMENT', `${name} takes no argument`);
       return { ...base, event: name };
     case 'FAULT+':
@@ -236,10 +242,11 @@ function formatEvent(m: EventMessage): string {
   const head = `E ${m.seq} ${m.t} ${m.event}`;
   switch (m.event) {
     case 'TAG+':
-    case 'TAG-': return `${head} ${m.uid}`;
+    case 'TAG-': return m.windowUs === undefined ? `${head} ${m.uid}` : `${head} ${m.uid} ${m.windowUs}`;
     case 'W': return `${head} ${formatDecigrams(m.grams)} ${m.stable ? 'S' : 'U'}`;
     case 'BTN+':
-    case 'BTN-': return head;
+    case 'BTN-':
+    case 'SLAP': return head;
     case 'FAULT+':
     case 'FAULT-': return `${head} ${m.device}`;
   }

@@ -4,8 +4,13 @@
  * JSON, so every field is plain data.
  */
 
-/** Protocol version this codec speaks (the banner's `proto=`). */
-export const PROTOCOL_VERSION = 1;
+/** Protocol version this codec speaks and the firmware of this repository announces (the banner's `proto=`). */
+export const PROTOCOL_VERSION = 2;
+/**
+ * Versions a host still accepts: version 1 (firmware 0.1–0.2) sends `TAG±` without their window, so its tag
+ * times carry a wide, conservative interval (hardware/protocol.md, *Changes*).
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [1, 2];
 /** Longest line in either direction, in bytes before the `\n`, including the `*XX` checksum. */
 export const MAX_LINE = 96;
 /** Largest command id. */
@@ -35,10 +40,19 @@ interface EventBase {
   readonly t: number;
 }
 
-/** A tag arrived on (`TAG+`) or left (`TAG-`) the reader. UID: 4, 7 or 10 bytes in uppercase hex. */
+/**
+ * A tag arrived on (`TAG+`) or left (`TAG-`) the reader. UID: 4, 7 or 10 bytes in uppercase hex.
+ *
+ * `windowUs` (protocol 2): the change happened in device time `[t − windowUs, t]`. For `TAG+`, `t` is the poll
+ * that first read the tag and `t − windowUs` the last poll before it that got no answer from a new tag (the
+ * tag's power-up time comes on top: a tag already in the field at that poll may not have answered yet); for
+ * `TAG-`, `t` is the first presence check the tag missed and `t − windowUs` the last one it answered. Absent on
+ * protocol 1 lines.
+ */
 export interface TagEvent extends EventBase {
   readonly event: 'TAG+' | 'TAG-';
   readonly uid: string;
+  readonly windowUs?: number;
 }
 
 /** Weight on the pad, in grams with one decimal; `stable` once the stability filter has settled. */
@@ -53,6 +67,14 @@ export interface ButtonEvent extends EventBase {
   readonly event: 'BTN+' | 'BTN-';
 }
 
+/**
+ * A card or barrel hit the pad (protocol 2): the piezo "slap" sensor under it crossed its threshold; `t` is
+ * the first edge, taken in the interrupt like a button's. The `TAG+` that follows names what landed.
+ */
+export interface SlapEvent extends EventBase {
+  readonly event: 'SLAP';
+}
+
 export type FaultDevice = 'rfid' | 'scale';
 
 /** A sensor stopped answering (`FAULT+`) or answers again (`FAULT-`). */
@@ -61,7 +83,7 @@ export interface FaultEvent extends EventBase {
   readonly device: FaultDevice;
 }
 
-export type EventMessage = TagEvent | WeightEvent | ButtonEvent | FaultEvent;
+export type EventMessage = TagEvent | WeightEvent | ButtonEvent | SlapEvent | FaultEvent;
 export type EventName = EventMessage['event'];
 
 /** `ok <id> [key=value ...]` — a command succeeded. The fields depend on the command (see protocol.md). */

@@ -2,11 +2,16 @@
  * First-press arbitration: orders timestamped events from several stations into places, and reports as a
  * tie whatever the timestamps cannot separate (design principle 4). Pure.
  *
- * Two events are compared
+ * Every event stands for an **interval** in which the physical thing happened (docs/timing.md §3): the stamp
+ * `deviceUs`, widened by the sensor's own interval (`beforeUs` before it, `afterUs` after it: a button's
+ * interrupt latency, a tag's poll window and power-up, a weight's filter window) and, across clocks, by the
+ * clock mapping's `uncertaintyUs` on both sides. Two events are compared
  * - on the **same station and boot** by their device times: one clock, no mapping error, only each stamp's
- *   resolution (`deviceResolutionUs`, 4 µs for `micros()` on a 16 MHz AVR);
- * - otherwise by their mapped controller times, each ± its `uncertaintyUs` (from clock sync).
- * The earlier one wins when their intervals do not overlap: `|Δ| > u₁ + u₂`. Otherwise they tie.
+ *   resolution (`deviceResolutionUs`, 4 µs for `micros()` on a 16 MHz AVR) and the sensor intervals;
+ * - otherwise by their mapped controller times, each ± its `uncertaintyUs` (from clock sync), with the sensor
+ *   intervals scaled from device to controller µs by the worst clock rate (`maxRateError`, 1 %).
+ * The earlier one wins when the intervals do not overlap: a's latest possible time is before b's earliest.
+ * Otherwise they tie.
  *
  * Overlap is not transitive (A ~ B, B ~ C, but A before C), so a place is a connected group: every claimed
  * order between two places holds for every pair across them; inside a tie nothing is claimed. Arrival
@@ -26,11 +31,23 @@ export interface TimedEvent {
   readonly hostUs: number;
   /** Half width of the interval holding the true controller time (µs); Infinity for a station not synced. */
   readonly uncertaintyUs: number;
+  /**
+   * How long before the stamp the physical thing may have happened (device µs, ≥ 0; default 0): a tag's poll
+   * window plus its power-up, a weight's filter window, a button's interrupt latency.
+   */
+  readonly beforeUs?: number;
+  /** How long after the stamp it may have happened (device µs, ≥ 0; default 0). */
+  readonly afterUs?: number;
 }
 
 export interface ArbitrationOptions {
-  /** Half width (µs) of a device stamp's interval, for comparisons on one station. Default 4. */
+  /** Half width (µs) of a device stamp's resolution, for comparisons on one station. Default 4. */
   readonly deviceResolutionUs?: number;
+  /**
+   * Largest |rate error| of a device clock against the controller's (default 0.01 = 1 %, the clock sync's
+   * `maxSkewPpm`): sensor intervals measured in device µs are widened by it when compared in controller time.
+   */
+  readonly maxRateError?: number;
 }
 
 /** One place of the ranking: a single event, or a tie between events the timestamps cannot separate. */
@@ -40,9 +57,9 @@ export type Placing<E extends TimedEvent> =
     readonly tie: true;
     /** The tied events, in order of their (mapped) times; no order is claimed between them. */
     readonly members: readonly E[];
-    /** Spread of the members' nominal times (µs): last minus first. */
+    /** Spread of the members' best estimates (interval middles, controller µs): last minus first. */
     readonly separationUs: number;
-    /** The widest combined uncertainty (u₁ + u₂, or 2 × device resolution) among the members' pairs (µs). */
+    /** The widest combined uncertainty among the members' pairs (µs; see `Comparison.combinedUncertaintyUs`). */
     readonly combinedUncertaintyUs: number;
   };
 
@@ -50,9 +67,13 @@ export type Placing<E extends TimedEvent> =
 export interface Comparison {
   /** 'before': a happened first; 'after': b did; 'tie': their intervals overlap. */
   readonly order: 'before' | 'after' | 'tie';
-  /** b − a in µs, device time on one station and boot, else controller time. */
+  /** b − a in µs between the stamps, device time on one station and boot, else controller time. */
   readonly separationUs: number;
-  /** The sum of both intervals' half widths (µs). */
+  /**
+   * How far apart the stamps must be for an order (µs): the widths of both intervals on the side that faces
+   * the other event, in the direction the stamps point (a first when `separationUs` ≥ 0). With symmetric
+   * intervals this is the sum of both half widths.
+   */
   readonly combinedUncertaintyUs: number;
 }
 
@@ -60,13 +81,34 @@ function sameClock(a: TimedEvent, b: TimedEvent): boolean {
   return a.station === b.station && a.epoch === b.epoch;
 }
 
+/** The half widths of an event's interval before and after its stamp, in the units of the comparison. */
+function reach(e: TimedEvent, same: boolean, options: ArbitrationOptions): { before: number; after: number } {
+  if (same) {
+    const resolution = options.deviceResolutionUs ?? 4;
+    return { before: (e.beforeUs ?? 0) + resolution, after: (e.afterUs ?? 0) + resolution };
+  }
+  const scale = 1 + (options.maxRateError ?? 0.01);
+  return { before: (e.beforeUs ?? 0) * scale + e.uncertaintyUs, after: (e.afterUs ?? 0) * scale + e.uncertaintyUs };
+}
+
 /** Compares two events by the rule above. */
 export function compareEvents(a: TimedEvent, b: TimedEvent, options: ArbitrationOptions = {}): Comparison {
-  const resolution = options.deviceResolutionUs ?? 4;
-  const separationUs = sameClock(a, b) ? b.deviceUs - a.deviceUs : b.hostUs - a.hostUs;
-  const combinedUncertaintyUs = sameClock(a, b) ? 2 * resolution : a.uncertaintyUs + b.uncertaintyUs;
-  const order = separationUs > combinedUncertaintyUs ? 'before' : -separationUs > combinedUncertaintyUs ? 'after' : 'tie';
-  return { order, separationUs, combinedUncertaintyUs };
+  const same = sameClock(a, b);
+  const separationUs = same ? b.deviceUs - a.deviceUs : b.hostUs - a.hostUs;
+  const ra = reach(a, same, options);
+  const rb = reach(b, same, options);
+  const aFirst = ra.after + rb.before; // a's latest possible time is before b's earliest when Δ exceeds this
+  const bFirst = rb.after + ra.before;
+  const order = separationUs > aFirst ? 'before' : -separationUs > bFirst ? 'after' : 'tie';
+  return { order, separationUs, combinedUncertaintyUs: separationUs >= 0 ? aFirst : bFirst };
+}
+
+/**
+ * The middle of an event's interval (µs), in device time on its own clock or in controller time: the best
+ * single estimate of when it happened, used to sort (never to decide: overlapping intervals tie).
+ */
+export function intervalCentre(e: TimedEvent, clock: 'device' | 'host'): number {
+  return (clock === 'device' ? e.deviceUs : e.hostUs) + ((e.afterUs ?? 0) - (e.beforeUs ?? 0)) / 2;
 }
 
 interface Keyed<E> {
@@ -76,12 +118,13 @@ interface Keyed<E> {
 }
 
 /**
- * Sort keys: the mapped time, except that on one station and boot the device order is authoritative. Two
- * events of one station mapped at different moments (the sync learnt more in between) can come out a few µs
- * reversed; the later one's key is raised to the earlier one's so that sorting never contradicts the device.
+ * Sort keys: the middle of the mapped interval, except that on one station and boot the device order is
+ * authoritative. Two events of one station mapped at different moments (the sync learnt more in between) can
+ * come out a few µs reversed; the later one's key is raised to the earlier one's so that sorting never
+ * contradicts the device.
  */
 function sortKeys<E extends TimedEvent>(events: readonly E[]): Keyed<E>[] {
-  const keys = events.map((event, index) => ({ event, key: event.hostUs, index }));
+  const keys = events.map((event, index) => ({ event, key: intervalCentre(event, 'host'), index }));
   const byClock = new Map<string, Keyed<E>[]>();
   for (const k of keys) {
     const id = JSON.stringify([k.event.station, k.event.epoch]);
@@ -91,7 +134,7 @@ function sortKeys<E extends TimedEvent>(events: readonly E[]): Keyed<E>[] {
   }
   const fixed = new Map<number, number>();
   for (const list of byClock.values()) {
-    list.sort((x, y) => x.event.deviceUs - y.event.deviceUs);
+    list.sort((x, y) => intervalCentre(x.event, 'device') - intervalCentre(y.event, 'device'));
     let floor = -Infinity;
     for (const k of list) {
       floor = Math.max(floor, k.key);
@@ -117,17 +160,23 @@ function placing<E extends TimedEvent>(members: readonly E[], options: Arbitrati
       combined = Math.max(combined, compareEvents(members[i] as E, members[j] as E, options).combinedUncertaintyUs);
     }
   }
-  const hosts = members.map((m) => m.hostUs);
-  return { tie: true, members, separationUs: Math.max(...hosts) - Math.min(...hosts), combinedUncertaintyUs: combined };
+  const centres = members.map((m) => intervalCentre(m, 'host'));
+  return { tie: true, members, separationUs: Math.max(...centres) - Math.min(...centres), combinedUncertaintyUs: combined };
 }
 
 /**
  * Ranks events into places, earliest first. A tie is a place of its own with all its members. Input order
- * does not matter (arrival order is never consulted). Throws a RangeError for a non-finite `hostUs`
- * (a programmer error: an unsynced station's event carries its arrival time with infinite uncertainty).
+ * does not matter (arrival order is never consulted). Throws a RangeError for a non-finite `hostUs` or a
+ * negative or non-finite sensor interval (programmer errors: an unsynced station's event carries its arrival
+ * time with infinite uncertainty).
  */
 export function arbitrate<E extends TimedEvent>(events: readonly E[], options: ArbitrationOptions = {}): Placing<E>[] {
-  for (const e of events) if (!Number.isFinite(e.hostUs)) throw new RangeError(`arbitrate: hostUs must be finite, got ${e.hostUs}`);
+  for (const e of events) {
+    if (!Number.isFinite(e.hostUs)) throw new RangeError(`arbitrate: hostUs must be finite, got ${e.hostUs}`);
+    for (const w of [e.beforeUs ?? 0, e.afterUs ?? 0]) {
+      if (!(w >= 0) || !Number.isFinite(w)) throw new RangeError(`arbitrate: beforeUs/afterUs must be finite and ≥ 0, got ${w}`);
+    }
+  }
   const sorted = sortKeys(events).sort(deterministicOrder);
   const groups: E[][] = [];
   for (const { event } of sorted) {

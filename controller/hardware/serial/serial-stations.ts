@@ -16,7 +16,7 @@
  *
  * Nothing here throws at run time: failures are values (`CommandResult`, typed outcomes) and counters.
  */
-import { isValidStationId, PROTOCOL_VERSION, type EventMessage } from '../../protocol/index.ts';
+import { isValidStationId, SUPPORTED_PROTOCOL_VERSIONS, type EventMessage } from '../../protocol/index.ts';
 import { SeededRandom, type RawSyncSample, type StationClockConfig } from '../clock/index.ts';
 import {
   systemClock,
@@ -409,14 +409,14 @@ export class SerialStations implements TableHardware {
       this.bound.delete(link);
       this.goOffline(previous, false);
     }
-    if (facts.protocol !== PROTOCOL_VERSION) {
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(facts.protocol)) {
       if (previous?.id === facts.station) {
         this.bound.delete(link);
         this.goOffline(previous, false);
       }
       supervisor.refused(facts.station, 'protocol-version');
       log.warn('serial: station refused: protocol version not spoken here', {
-        port: link.path, station: facts.station, protocol: facts.protocol, spoken: PROTOCOL_VERSION,
+        port: link.path, station: facts.station, protocol: facts.protocol, spoken: SUPPORTED_PROTOCOL_VERSIONS.join(','),
       });
       return;
     }

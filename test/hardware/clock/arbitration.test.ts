@@ -73,7 +73,59 @@ describe('arbitration', () => {
     expect(expected).toEqual([['a', 'b'], 'c', 'd']);
   });
 
-  it('refuses a non-finite controller time', () => {
+  it('refuses a non-finite controller time and a negative or non-finite sensor interval', () => {
     expect(() => arbitrate([press('a', 's1', Number.NaN, 1)])).toThrow(RangeError);
+    expect(() => arbitrate([{ ...press('a', 's1', 0, 1), beforeUs: -1 }])).toThrow(RangeError);
+    expect(() => arbitrate([{ ...press('a', 's1', 0, 1), afterUs: Number.NaN }])).toThrow(RangeError);
+    expect(() => arbitrate([{ ...press('a', 's1', 0, 1), beforeUs: Infinity }])).toThrow(RangeError);
+  });
+});
+
+describe('arbitration with sensor intervals', () => {
+  // A tag read stamped at its read, arrived at most `beforeUs` earlier (poll window + power-up).
+  const tag = (name: string, station: string, hostUs: number, u: number, beforeUs: number, deviceUs = hostUs): Press => ({
+    ...press(name, station, hostUs, u, deviceUs), beforeUs,
+  });
+
+  it('ties two tag reads on one station whose poll windows overlap, though their stamps are far apart', () => {
+    const a = tag('a', 's1', 0, 100, 8000, 100_000);
+    const b = tag('b', 's1', 0, 100, 8000, 105_000); // b may have arrived at 97 000, before a's read
+    expect(names(arbitrate([a, b]))).toEqual([['a', 'b']]);
+    expect(compareEvents(a, b)).toEqual({ order: 'tie', separationUs: 5000, combinedUncertaintyUs: 8008 });
+  });
+
+  it('orders them once b\'s window starts after a\'s stamp', () => {
+    const a = tag('a', 's1', 0, 100, 8000, 100_000);
+    const b = tag('b', 's1', 0, 100, 8000, 108_009);
+    expect(compareEvents(a, b).order).toBe('before');
+    expect(compareEvents(b, a).order).toBe('after');
+  });
+
+  it('uses the side of each interval that faces the other event', () => {
+    // A button (no window) stamped 1 ms after a tag read whose window reaches 8 ms back: the button is after.
+    const t = tag('t', 's1', 0, 0, 8000, 50_000);
+    const btn = press('btn', 's1', 0, 0, 51_000);
+    expect(compareEvents(t, btn).order).toBe('before');
+    // Stamped 1 ms before the read, it may be before or after the arrival: a tie.
+    const early = press('early', 's1', 0, 0, 49_000);
+    expect(compareEvents(early, t)).toEqual({ order: 'tie', separationUs: 1000, combinedUncertaintyUs: 8008 });
+    // 9 ms before the read, it is before the window opened.
+    expect(compareEvents(press('e9', 's1', 0, 0, 41_000), t).order).toBe('before');
+  });
+
+  it('adds the clock uncertainty and the rate error across stations', () => {
+    const a = tag('a', 's1', 10_000, 200, 0);
+    const b = tag('b', 's2', 18_500, 200, 8000); // b's earliest: 18 500 − 8000·1.01 − 200 = 10 220 > a's latest 10 200
+    expect(compareEvents(a, b)).toEqual({ order: 'before', separationUs: 8500, combinedUncertaintyUs: 8480 });
+    expect(compareEvents(a, tag('b', 's2', 18_470, 200, 8000)).order).toBe('tie');
+    expect(compareEvents(a, b, { maxRateError: 0.1 }).order).toBe('tie');
+  });
+
+  it('sorts by the middle of each interval and reports the spread of the middles', () => {
+    const slow = tag('slow', 's1', 20_000, 100, 16_000); // middle 12 000
+    const quick = press('quick', 's2', 11_000, 100); // middle 11 000
+    const placings = arbitrate([slow, quick]);
+    expect(names(placings)).toEqual([['quick', 'slow']]);
+    expect(placings[0]).toMatchObject({ separationUs: 1000 });
   });
 });
