@@ -4,7 +4,7 @@
 #ifndef ZT_STATION_H
 #define ZT_STATION_H
 
-#define FW_VERSION "0.2.0"
+#define FW_VERSION "0.3.0"
 
 #if defined(STATION_KIND_PILE)
 #define STATION_KIND "pile"

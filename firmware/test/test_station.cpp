@@ -96,10 +96,10 @@ TEST(station_banner_and_boot_counter) {
   rig.boot();
   std::vector<std::string> l = rig.lines();
   CHECK_EQ(l.size(), (size_t)1);
-  CHECK_EQ(l.at(0), std::string("ZT " FW_VERSION " proto=1 kind=seat id=unset boot=1"));
+  CHECK_EQ(l.at(0), std::string("ZT " FW_VERSION " proto=2 kind=seat id=unset boot=1"));
   Rig again(true); // same EEPROM: a reset
   again.boot();
-  CHECK_EQ(again.lines().at(0), std::string("ZT " FW_VERSION " proto=1 kind=seat id=unset boot=2"));
+  CHECK_EQ(again.lines().at(0), std::string("ZT " FW_VERSION " proto=2 kind=seat id=unset boot=2"));
 }
 
 TEST(station_ping_info_and_bad_lines) {
@@ -110,7 +110,7 @@ TEST(station_ping_info_and_bad_lines) {
   uint32_t t = micros() + 1000; // the line is read in the next loop pass
   rig.run_ms(1);
   CHECK_EQ(rig.lines().at(0), "ok 7 t=" + std::to_string(t));
-  CHECK_EQ(rig.send("8 info").at(0), std::string("ok 8 fw=" FW_VERSION " proto=1 kind=seat id=unset boot=1"));
+  CHECK_EQ(rig.send("8 info").at(0), std::string("ok 8 fw=" FW_VERSION " proto=2 kind=seat id=unset boot=1"));
   fake::send_serial("9 ping*00\n7 ping\n");
   rig.run_ms(1);
   std::vector<std::string> l = rig.lines();
@@ -138,10 +138,10 @@ TEST(station_id_set_persists) {
   CHECK_EQ(rig.send("1 id set seat-3").at(0), std::string("ok 1 id=seat-3"));
   Rig again(true);
   again.boot();
-  CHECK_EQ(again.lines().at(0), std::string("ZT " FW_VERSION " proto=1 kind=seat id=seat-3 boot=2"));
+  CHECK_EQ(again.lines().at(0), std::string("ZT " FW_VERSION " proto=2 kind=seat id=seat-3 boot=2"));
   fake::eeprom_broken = true;
   CHECK_EQ(again.send("2 id set seat-4").at(0), std::string("err 2 12"));
-  CHECK_EQ(again.send("3 info").at(0), std::string("ok 3 fw=" FW_VERSION " proto=1 kind=seat id=seat-3 boot=2"));
+  CHECK_EQ(again.send("3 info").at(0), std::string("ok 3 fw=" FW_VERSION " proto=2 kind=seat id=seat-3 boot=2"));
 }
 
 TEST(station_button_events_carry_the_first_edge) {
@@ -271,7 +271,7 @@ TEST(station_lamp_blinks) {
 TEST(station_pile_banner_and_unsupported_commands) {
   Rig rig;
   rig.boot();
-  CHECK_EQ(rig.lines().at(0), std::string("ZT " FW_VERSION " proto=1 kind=pile id=unset boot=1"));
+  CHECK_EQ(rig.lines().at(0), std::string("ZT " FW_VERSION " proto=2 kind=pile id=unset boot=1"));
   CHECK_EQ(rig.send("1 tare").at(0), std::string("err 1 9"));
   CHECK_EQ(rig.send("2 lamp on").at(0), std::string("err 2 9"));
   CHECK_EQ(rig.send("3 raw").at(0), std::string("err 3 9"));
