@@ -106,6 +106,41 @@ export interface AvrRunnerOptions {
   readonly eeprom?: Uint8Array;
 }
 
+/**
+ * Two deviations of avr8js 0.21.1's USART from the ATmega328P datasheet (§20.11), fixed here because they
+ * lose received bytes whenever the firmware transmits while a byte arrives:
+ * - a write to UCSR0B while the receiver is on cancels a pending RX-complete interrupt, though RXC0 is
+ *   cleared only by reading UDR0. The Arduino core writes UCSR0B on every `Serial.write` (UDRIE0 on) and
+ *   in its UDRE interrupt (UDRIE0 off), so a command byte that lands then is never read and the next one
+ *   overwrites it (measured: 3 pings of 38 garbled with the weight streaming and 4 tags polled);
+ * - a write to UCSR0A clears RXC0 and UDRE0, which are read-only (the core writes UCSR0A to clear TXC0).
+ * The patched hooks keep RXC0/UDRE0 as they were, clear TXC0 only when a 1 is written to it, and re-queue
+ * the RX interrupt when RXC0 is still set after a UCSR0B write.
+ */
+function fixUsartFlags(cpu: CPU, usart: AVRUSART): void {
+  const RXC = 0x80;
+  const TXC = 0x40;
+  const UDRE = 0x20;
+  const { UCSRA, UCSRB } = usart0Config;
+  const rxInterrupt = (usart as unknown as { RXC: Parameters<CPU['setInterruptFlag']>[0] }).RXC;
+  const writeA = cpu.writeHooks[UCSRA];
+  cpu.writeHooks[UCSRA] = (value, old, addr, mask) => {
+    const result = writeA?.(value, old, addr, mask);
+    const keep = (old & (RXC | UDRE)) | (old & TXC & ~value);
+    cpu.data[UCSRA] = ((cpu.data[UCSRA] ?? 0) & ~(RXC | UDRE | TXC)) | keep;
+    return result;
+  };
+  const writeB = cpu.writeHooks[UCSRB];
+  cpu.writeHooks[UCSRB] = (value, old, addr, mask) => {
+    const received = ((cpu.data[UCSRA] ?? 0) & RXC) !== 0;
+    const result = writeB?.(value, old, addr, mask);
+    if (received && (value & 0x10) !== 0) { // RXEN0: the byte is still waiting in UDR0
+      cpu.setInterruptFlag(rxInterrupt);
+    }
+    return result;
+  };
+}
+
 /** Yields to the Node event loop (lets I/O callbacks and promise chains run). */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -330,6 +365,7 @@ export class AvrRunner {
       return readTcnt0 ? readTcnt0(addr) : cpu.data[addr] ?? 0;
     };
     const usart = new AVRUSART(cpu, usart0Config, CPU_HZ);
+    fixUsartFlags(cpu, usart);
     const portB = new AVRIOPort(cpu, portBConfig);
     const portC = new AVRIOPort(cpu, portCConfig);
     const portD = new AVRIOPort(cpu, portDConfig);
