@@ -28,6 +28,9 @@ enum : uint8_t {
 
 enum : uint8_t { CMD_IDLE = 0x00, CMD_TRANSCEIVE = 0x0C, CMD_SOFT_RESET = 0x0F };
 
+// ControlReg: writing 1 to TStopNow stops the timer at once (no TimerIRq); bits 2-0 read RxLastBits.
+#define CONTROL_TSTOP_NOW 0x80
+
 // ErrorReg bits.
 enum : uint8_t { ERR_PROTOCOL = 0x01, ERR_PARITY = 0x02, ERR_COLL = 0x08, ERR_BUFFER_OVFL = 0x10 };
 
@@ -142,6 +145,10 @@ Mfrc522::Status Mfrc522::transceive(const uint8_t *tx, uint8_t tx_len, uint8_t b
                                     uint8_t *rx_len, uint8_t *rx_last_bits, uint8_t *coll_pos) {
   // rx == nullptr: send only (HLTA) — done when the frame is out (TxIRq).
   write_reg(REG_COMMAND, CMD_IDLE);
+  // The timer runs on its own (datasheet §8.5): Idle does not stop it, and a frame nobody answered (an
+  // HLTA) leaves it counting. Stopped here, before the IRQ bits are cleared, it cannot raise a stale
+  // TimerIRq during this frame (which would read as "no tag answered").
+  write_reg(REG_CONTROL, CONTROL_TSTOP_NOW);
   write_reg(REG_COM_IRQ, 0x7F);     // clear all interrupt request bits
   write_reg(REG_FIFO_LEVEL, 0x80);  // flush the FIFO
   for (uint8_t i = 0; i < tx_len; i++) write_reg(REG_FIFO_DATA, tx[i]);
