@@ -35,6 +35,12 @@ public:
     TOO_LONG = 2 // a line longer than PROTO_MAX_LINE ended; it was discarded
   };
   LineReader() : len_(0), overflow_(false), ready_(false) {}
+  // Back to the power-on state (in place: no temporary on the stack).
+  void reset() {
+    len_ = 0;
+    overflow_ = false;
+    ready_ = false;
+  }
   Result feed(uint8_t byte);
   const char *line() const { return buf_; }
   uint8_t length() const { return len_; }

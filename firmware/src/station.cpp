@@ -409,8 +409,8 @@ void station_setup() {
   // Power-on state. Static storage already is this on the board; the host tests restart the station
   // many times in one process.
   next_seq = 0;
-  reader = LineReader();
-  tags = TagPresence();
+  reader.reset(); // in place: `tags = TagPresence()` put a 192-byte temporary on the boot path's stack
+  tags.reset();
 
 #if STATION_HAS_PAD
   pinMode(PIN_LAMP, OUTPUT);

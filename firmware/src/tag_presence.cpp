@@ -14,7 +14,13 @@ bool tag_uid_equal(const TagUid &a, const TagUid &b) {
   return a.len == b.len && memcmp(a.bytes, b.bytes, a.len) == 0;
 }
 
-TagPresence::TagPresence() : last_end_us_(0), first_miss_us_(0), overflow_cycle_(false), overflow_(false) {
+TagPresence::TagPresence() { reset(); }
+
+void TagPresence::reset() {
+  last_end_us_ = 0;
+  first_miss_us_ = 0;
+  overflow_cycle_ = false;
+  overflow_ = false;
   for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) {
     slots_[i].uid.len = 0;
     slots_[i].state = 0;

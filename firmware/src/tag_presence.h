@@ -52,6 +52,9 @@ public:
   };
 
   TagPresence();
+  // Back to the power-on state (no tag present), in place: a `tags = TagPresence()` would build a
+  // TAG_MAX_PRESENT x 12-byte temporary on the stack.
+  void reset();
   // A new inventory cycle begins.
   void begin_cycle();
   // A tag was read in this cycle at t_us.

@@ -24,6 +24,16 @@ import {
   usart0Config,
 } from 'avr8js';
 
+/**
+ * The byte every SRAM cell holds at power-on and after each reset in the emulator ("stack painting"): the C
+ * runtime then writes .data and .bss, and the stack writes downwards from RAMEND, so the lowest cell above
+ * .bss that no longer holds it is the deepest point the stack reached (`stackReport()`).
+ */
+export const SRAM_PAINT = 0xa5;
+/** The first SRAM address and RAMEND of the ATmega328P (data space). */
+export const SRAM_START = 0x100;
+export const RAMEND = 0x8ff;
+
 /** The seat station's crystal. */
 export const CPU_HZ = 16_000_000;
 export const CYCLES_PER_US = CPU_HZ / 1_000_000;
@@ -160,6 +170,8 @@ export class AvrRunner {
   private tcnt0Reads: number[] | undefined;
   /** Resets so far (0 at power-on). */
   resets = 0;
+  /** Lowest stack pointer seen since `trackStackPointer()` was turned on (this boot), or undefined. */
+  private minSp: number | undefined;
 
   constructor(options: AvrRunnerOptions) {
     const flash = parseIntelHex(options.hex);
@@ -208,6 +220,7 @@ export class AvrRunner {
     const cycles = this.cycles;
     this.resets++;
     this.timer0Start = undefined;
+    if (this.minSp !== undefined) this.minSp = RAMEND;
     this.mcuNow = this.build(cycles);
     this.heldUntil = cycles + Math.round(holdUs * CYCLES_PER_US);
     for (const attach of this.attachers) attach(this.mcuNow);
@@ -261,9 +274,20 @@ export class AvrRunner {
         cpu.cycles = Math.min(limit, this.heldUntil); // held in reset: time passes, nothing executes
         continue;
       }
-      while (cpu.cycles < limit) {
-        avrInstruction(cpu);
-        cpu.tick();
+      if (this.minSp === undefined) {
+        while (cpu.cycles < limit) {
+          avrInstruction(cpu);
+          cpu.tick();
+        }
+      } else {
+        let minSp = this.minSp;
+        while (cpu.cycles < limit) {
+          avrInstruction(cpu);
+          cpu.tick();
+          const sp = cpu.SP;
+          if (sp < minSp) minSp = sp;
+        }
+        this.minSp = minSp;
       }
     }
   }
@@ -312,6 +336,38 @@ export class AvrRunner {
     return this.tcnt0Reads;
   }
 
+  /**
+   * Starts recording the lowest stack pointer after every instruction (costs a little speed; off by default).
+   * A reset starts a new record.
+   */
+  trackStackPointer(): void {
+    this.minSp = this.mcuNow.cpu.SP;
+  }
+
+  /** The lowest SP seen since `trackStackPointer()`, or undefined when not tracking. */
+  get lowestStackPointer(): number | undefined {
+    return this.minSp;
+  }
+
+  /**
+   * How deep the stack has gone this boot, from the paint: `deepest` is the lowest address above `bssEnd`
+   * (the end of the firmware's static RAM, symbol `__bss_end`) that no longer holds {@link SRAM_PAINT};
+   * `usedBytes` = RAMEND − deepest + 1; `freeBytes` = the cells between the static RAM and that point, never
+   * written. (A stack byte that happens to equal the paint at the very bottom would hide one byte; the SP
+   * record cross-checks it.)
+   */
+  stackReport(bssEnd: number): { readonly deepest: number; readonly usedBytes: number; readonly freeBytes: number } {
+    const data = this.mcuNow.cpu.data;
+    let deepest = RAMEND + 1;
+    for (let addr = bssEnd; addr <= RAMEND; addr++) {
+      if (data[addr] !== SRAM_PAINT) {
+        deepest = addr;
+        break;
+      }
+    }
+    return { deepest, usedBytes: RAMEND - deepest + 1, freeBytes: deepest - bssEnd };
+  }
+
   /** The cycle at which timer0 started counting after the last reset (undefined before `init()` ran). */
   get timer0StartCycle(): number | undefined {
     return this.timer0Start;
@@ -345,6 +401,7 @@ export class AvrRunner {
   private build(cycles: number): Mcu {
     const cpu = new CPU(new Uint16Array(this.program), SRAM_BYTES);
     cpu.cycles = cycles;
+    cpu.data.fill(SRAM_PAINT, SRAM_START, RAMEND + 1); // "stack painting" (stackReport)
     const timer0 = new AVRTimer(cpu, timer0Config);
     const timer1 = new AVRTimer(cpu, timer1Config);
     const timer2 = new AVRTimer(cpu, timer2Config);

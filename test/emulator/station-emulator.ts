@@ -23,7 +23,7 @@
  *   time, for drivers that take an injected clock: host-side stamps then share the simulator's time line,
  *   and the only host/device difference left is a slice of latency.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,8 @@ import type { SerialDevice } from './usart-binding.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SEAT_HEX = join(REPO_ROOT, 'firmware/build/seat-328p/zaptable.hex');
+/** The pile station's image (reader only, 32 tag slots; `make -C firmware avr-pile`). */
+export const PILE_HEX = join(REPO_ROOT, 'firmware/build/pile-328p/zaptable.hex');
 
 const LAMP_PIN = 6; // PD6
 
@@ -70,7 +72,28 @@ async function hexIsFresh(hex: string): Promise<boolean> {
  * Test files run in parallel workers, so a lock directory keeps two makes from building at once.
  */
 export async function ensureSeatFirmware(): Promise<string> {
-  if (await hexIsFresh(SEAT_HEX)) return SEAT_HEX;
+  return ensureFirmware(SEAT_HEX, 'avr');
+}
+
+/** The same for the pile build (`make -C firmware avr-pile` → `firmware/build/pile-328p/zaptable.hex`). */
+export async function ensurePileFirmware(): Promise<string> {
+  return ensureFirmware(PILE_HEX, 'avr-pile');
+}
+
+/**
+ * An address from the firmware's symbol table (the ELF next to the `.hex`), e.g. `__bss_end`, the end of its
+ * static RAM. Needs `avr-nm` (the AVR toolchain).
+ */
+export function firmwareSymbol(hexPath: string, name: string): number {
+  const elf = join(dirname(hexPath), 'zaptable.elf');
+  const out = execFileSync('avr-nm', [elf], { encoding: 'utf8' });
+  const line = out.split('\n').find((l) => l.trim().split(/\s+/)[2] === name);
+  if (!line) throw new Error(`${name} not in ${elf}`);
+  return Number.parseInt(line.trim().split(/\s+/)[0] ?? '', 16) & 0xffff; // data addresses carry 0x800000
+}
+
+async function ensureFirmware(hex: string, target: string): Promise<string> {
+  if (await hexIsFresh(hex)) return hex;
   const lock = join(REPO_ROOT, 'firmware/build/.emulator-build.lock');
   await mkdir(join(REPO_ROOT, 'firmware/build'), { recursive: true });
   const deadline = Date.now() + 180_000;
@@ -86,10 +109,10 @@ export async function ensureSeatFirmware(): Promise<string> {
     }
   }
   try {
-    if (!(await hexIsFresh(SEAT_HEX))) {
+    if (!(await hexIsFresh(hex))) {
       await new Promise<void>((res, rej) => {
-        execFile('make', ['-C', join(REPO_ROOT, 'firmware'), 'avr'], { timeout: 170_000 }, (err, _out, stderr) => {
-          if (err) rej(new Error(`make -C firmware avr failed (run bash firmware/ci.sh to install the toolchain): ${stderr}`));
+        execFile('make', ['-C', join(REPO_ROOT, 'firmware'), target], { timeout: 170_000 }, (err, _out, stderr) => {
+          if (err) rej(new Error(`make -C firmware ${target} failed (run bash firmware/ci.sh to install the toolchain): ${stderr}`));
           else res();
         });
       });
@@ -97,7 +120,7 @@ export async function ensureSeatFirmware(): Promise<string> {
   } finally {
     await rm(lock, { recursive: true, force: true });
   }
-  return SEAT_HEX;
+  return hex;
 }
 
 // ------------------------------------------------------------------------------------------- settings
