@@ -46,6 +46,11 @@ enum : uint8_t { PICC_REQA = 0x26, PICC_SEL_CL1 = 0x93, PICC_SEL_CL2 = 0x95, PIC
 // catches a dead chip.
 #define RFID_TIMER_RELOAD 40
 #define RFID_GUARD_US 10000UL
+#define T_MODE_VALUE 0x80 // TAuto: the timer starts at the end of every transmission
+// CommandReg.PowerDown: 1 while the chip wakes up after a reset (the oscillator starting).
+#define COMMAND_POWER_DOWN 0x10
+// How long a reset may take before the chip counts as absent (its crystal's start-up; typically ~1 ms).
+#define RFID_STARTUP_TIMEOUT_US 50000UL
 
 static const SPISettings kSpi(4000000, MSBFIRST, SPI_MODE0); // the chip allows 10 MHz; 4 MHz for long wires
 
@@ -107,15 +112,43 @@ bool Mfrc522::begin() {
 #endif
   SPI.begin();
   pinMode(rst_, OUTPUT);
+  start_reset();
+  Health h;
+  while ((h = finish_reset()) == STARTING) {
+  }
+  return h == UP;
+}
+
+// A hard reset (RST low > 100 ns): every register back to its reset value, antenna off. The chip then
+// starts its oscillator; CommandReg.PowerDown reads 1 until it is up (datasheet §8.8.2: the crystal's
+// start-up time + 37.74 us). Instead of a fixed delay (the usual 2 x 50 ms), finish_reset() polls that bit,
+// so a loop pass never waits for it.
+void Mfrc522::start_reset() {
   digitalWrite(rst_, LOW);
-  delayMicroseconds(2); // hard power-down needs > 100 ns
+  delayMicroseconds(2);
   digitalWrite(rst_, HIGH);
-  delay(50); // oscillator start-up: the datasheet allows ~38 us, cheap crystals take longer
-  write_reg(REG_COMMAND, CMD_SOFT_RESET);
-  delay(50);
+  ready_ = false;
+  starting_ = true;
+  start_us_ = micros();
+}
+
+Mfrc522::Health Mfrc522::finish_reset() {
+  if (read_reg(REG_COMMAND) & COMMAND_POWER_DOWN) {
+    if ((uint32_t)(micros() - start_us_) < RFID_STARTUP_TIMEOUT_US) return STARTING;
+    starting_ = false; // never came up: DOWN; check() starts over next time
+    return DOWN;
+  }
+  starting_ = false;
+  if (!version_ok(version())) return DOWN; // MISO pulled low (no module) reads PowerDown = 0 too
+  configure();
+  ready_ = true;
+  return UP;
+}
+
+void Mfrc522::configure() {
   write_reg(REG_TX_MODE, 0x00); // 106 kBd, no CRC added by the chip (we send our own CRC_A)
   write_reg(REG_RX_MODE, 0x00);
-  write_reg(REG_T_MODE, 0x80);  // TAuto
+  write_reg(REG_T_MODE, T_MODE_VALUE);
   write_reg(REG_T_PRESCALER, 0xA9);
   write_reg(REG_T_RELOAD_H, 0x00);
   write_reg(REG_T_RELOAD_L, RFID_TIMER_RELOAD);
@@ -123,17 +156,21 @@ bool Mfrc522::begin() {
   write_reg(REG_MODE, 0x3D);    // CRC preset 0x6363 (unused by us, but the documented default for type A)
   write_reg(REG_COLL, 0x00);    // ValuesAfterColl = 0: received bits after a collision read as 0
   field(false);                 // the caller's inventory schedule switches it on (tags need 5 ms of field)
-  ready_ = version_ok(version());
-  return ready_;
 }
 
-bool Mfrc522::check() {
+Mfrc522::Health Mfrc522::check() {
+  if (starting_) return finish_reset();
   if (!version_ok(version())) {
     ready_ = false;
-    return false;
+    return DOWN;
   }
-  if (!ready_) return begin(); // the chip came back (re-plugged, brown-out): configure it again
-  return true;
+  // Answering, but unconfigured: it came back after a fault, or a brown-out reset it (its registers are
+  // at their reset values then: TModeReg 0x00). Start it over, without waiting here.
+  if (!ready_ || read_reg(REG_T_MODE) != T_MODE_VALUE) {
+    start_reset();
+    return STARTING;
+  }
+  return UP;
 }
 
 void Mfrc522::field(bool on) {

@@ -42,11 +42,20 @@ public:
   // Pins are fixed in pins.h; SPI uses the hardware SPI pins.
   Mfrc522(uint8_t ss_pin, uint8_t rst_pin) : ss_(ss_pin), rst_(rst_pin), ready_(false) {}
 
+  enum Health : uint8_t {
+    UP = 0,       // configured and answering
+    STARTING = 1, // coming back up after a reset (oscillator start-up): ask again next loop pass
+    DOWN = 2      // does not answer on SPI (VersionReg 0x00/0xFF), or never finished starting
+  };
+
   // Hard reset and configure the chip (RF field off); returns false when it does not answer
-  // (VersionReg 0x00/0xFF). Blocks ~100 ms (oscillator start-up).
+  // (VersionReg 0x00/0xFF). Waits for the oscillator (CommandReg.PowerDown clears, typically ~1 ms; at
+  // most RFID_STARTUP_TIMEOUT_US): for setup(), not for the loop.
   bool begin();
-  // True when the chip answers; re-initialises it (begin(), field off) when it came back after a fault.
-  bool check();
+  // For the loop, never blocking: UP when the chip answers and still holds our configuration; when it
+  // came back after a fault or lost its configuration (a brown-out reset it), a hard reset is started and
+  // each later call advances it (STARTING) until the chip is configured again (UP, field off).
+  Health check();
   // Switches the RF field (both antenna drivers) on or off.
   void field(bool on);
   // One inventory step (see above): REQA, select one tag, HLTA. Blocks the caller for the whole read (see
@@ -65,10 +74,15 @@ private:
                     uint8_t *rx_last_bits, uint8_t *coll_pos);
   bool select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak);
   static bool version_ok(uint8_t v) { return v != 0x00 && v != 0xFF; }
+  void start_reset();    // RST pulse; the chip then starts its oscillator
+  Health finish_reset(); // STARTING until CommandReg.PowerDown clears, then configures: UP (or DOWN)
+  void configure();
 
   uint8_t ss_;
   uint8_t rst_;
   bool ready_;
+  bool starting_ = false;
+  uint32_t start_us_ = 0;
 #if defined(__AVR__)
   volatile uint8_t *ss_port_ = nullptr;
   uint8_t ss_mask_ = 0;

@@ -244,12 +244,17 @@ void poll_rfid() {
   case RFID_FIELD_OFF:
     if ((uint32_t)(now - rf.phase_us) < RFID_FIELD_OFF_US) return;
     if ((uint32_t)(now - rf.cycle_us) < RFID_CYCLE_US - RFID_FIELD_GUARD_US) return;
-    if (!rfid.check()) { // the chip is gone: try again one period later; presence unknown meanwhile
+    switch (rfid.check()) {
+    case Mfrc522::DOWN: // the chip is gone: try again one period later; presence unknown meanwhile
       rf.chip_fault = true;
       rf.cycle_us = now;
       rf.phase_us = now;
       rfid_update_fault();
       return;
+    case Mfrc522::STARTING: // coming back up: ask again in the next loop pass
+      return;
+    case Mfrc522::UP:
+      break;
     }
     if (rf.chip_fault) { // back (check() configured it again)
       rf.chip_fault = false;

@@ -373,6 +373,37 @@ TEST(station_more_tags_than_slots_raise_a_fault) {
   CHECK_EQ(event_body(l.at(2), TAG_MAX_PRESENT + 3), std::string("FAULT- rfid"));
 }
 
+TEST(station_reader_replug_never_blocks_the_loop) {
+  // protocol.md, RFID timing: no loop pass is longer than one RFID step (~12 ms at worst). Bringing a
+  // re-plugged reader back up (reset, oscillator start-up, configuration) must not take a pass longer.
+  Rig rig;
+  rig.boot();
+  rig.run_ms(200);
+  rig.lines();
+  rig.rfid.place({0x04, 0x11, 0x22, 0x33});
+  rig.run_ms(200);
+  rig.rfid.connected = false;
+  uint64_t longest = 0;
+  auto run = [&](uint32_t ms) {
+    uint64_t end = fake::now_us + (uint64_t)ms * 1000;
+    while (fake::now_us < end) {
+      fake::advance_us(200);
+      uint64_t before = fake::now_us;
+      station_loop();
+      if (fake::now_us - before > longest) longest = fake::now_us - before;
+    }
+  };
+  run(300);
+  rig.rfid.connected = true;
+  run(500);
+  std::vector<std::string> l = rig.lines();
+  CHECK(l.size() >= 3); // TAG+, FAULT+ rfid, FAULT- rfid (and nothing invented)
+  CHECK_EQ(event_body(l.at(1), 1), std::string("FAULT+ rfid"));
+  CHECK_EQ(event_body(l.at(2), 2), std::string("FAULT- rfid"));
+  CHECK(longest <= 12000);
+  if (longest > 12000) printf("  the longest loop pass took %llu us\n", (unsigned long long)longest);
+}
+
 TEST(station_rfid_missing_then_back) {
   Rig rig;
   rig.rfid.connected = false;

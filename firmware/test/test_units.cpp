@@ -660,9 +660,12 @@ TEST(mfrc522_reports_a_missing_chip_and_recovers) {
   CHECK(!rig.driver.begin());
   TagUid uid;
   CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::FAULT);
-  CHECK(!rig.driver.check());
+  CHECK_EQ((int)rig.driver.check(), (int)Mfrc522::DOWN);
   rig.chip.connected = true;
   rig.chip.place({1, 2, 3, 4});
-  CHECK(rig.driver.check()); // configured again by itself
+  // Back: a reset is started without waiting, and the next call finds it up and configures it.
+  CHECK_EQ((int)rig.driver.check(), (int)Mfrc522::STARTING);
+  CHECK_EQ((int)rig.driver.check(), (int)Mfrc522::UP);
+  CHECK_EQ((int)rig.driver.check(), (int)Mfrc522::UP);
   CHECK_EQ(inventory(rig).size(), (size_t)1);
 }
