@@ -437,6 +437,9 @@ void station_setup() {
 #endif
   bool rfid_ok = rfid.begin();
 
+  // A `\n` first: after a reset in the middle of a line the host still holds the cut line, and the banner
+  // must arrive as a line of its own (hosts ignore the empty line this makes otherwise).
+  Serial.write('\n');
   proto_begin_banner(out, FW_VERSION, PROTO_VERSION, STATION_KIND, settings.station, settings.boot);
   send();
   rf.phase = RFID_FIELD_OFF; // begin() left the field off

@@ -48,13 +48,18 @@ struct Rig {
     }
   }
 
-  // Every line sent since the last call, each checked for framing, returned without `*XX`.
+  // Every line sent since the last call, each checked for framing, returned without `*XX`. Empty lines
+  // are skipped, as hosts do (the station sends one before its banner).
   std::vector<std::string> lines() {
     std::vector<std::string> out;
     std::string all = fake::take_serial();
     size_t start = 0;
     for (size_t nl = all.find('\n'); nl != std::string::npos; nl = all.find('\n', start)) {
       std::string line = all.substr(start, nl - start);
+      if (line.empty()) {
+        start = nl + 1;
+        continue;
+      }
       size_t plen = 0;
       CHECK_EQ((int)proto_check_frame(line.data(), line.size(), &plen), STATUS_OK);
       out.push_back(line.substr(0, plen));
@@ -100,6 +105,15 @@ TEST(station_banner_and_boot_counter) {
   Rig again(true); // same EEPROM: a reset
   again.boot();
   CHECK_EQ(again.lines().at(0), std::string("ZT " FW_VERSION " proto=2 kind=seat id=unset boot=2"));
+}
+
+TEST(station_banner_starts_a_fresh_line) {
+  // After a reset in the middle of a line the host holds the cut line; the banner must not be glued to it.
+  Rig rig;
+  fake::serial_out = "ok 30 fw=0"; // what the last boot had sent of its line when it was reset
+  rig.boot();
+  std::string all = fake::take_serial();
+  CHECK_EQ(all.substr(0, 14), std::string("ok 30 fw=0\nZT "));
 }
 
 TEST(station_ping_info_and_bad_lines) {

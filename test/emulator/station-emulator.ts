@@ -259,10 +259,14 @@ export class StationEmulator implements SerialDevice {
   readonly newlinesReceivedUs: number[] = [];
   /** Host bytes lost because the MCU's receiver was off (held in reset, before `Serial.begin`). */
   rxDropped = 0;
+  /** Bytes the firmware has written to UDR of the line it is sending now (0 between lines). */
+  get txBytes(): number {
+    return this.txLine.length;
+  }
 
   private readonly options: StationEmulatorOptions;
   private readonly sliceUs: number;
-  private mcu: Mcu | undefined;
+  private mcuNow: Mcu | undefined;
   private rxQueue: number[] = [];
   private rxInFlight: number | undefined;
   private txLine = '';
@@ -507,7 +511,7 @@ export class StationEmulator implements SerialDevice {
   }
 
   get deviceBaudRate(): number | undefined {
-    const usart = this.mcu?.usart;
+    const usart = this.mcuNow?.usart;
     return usart?.txEnable === true ? usart.baudRate : undefined;
   }
 
@@ -519,10 +523,15 @@ export class StationEmulator implements SerialDevice {
     // Nothing: DTR released does not reset the board.
   }
 
+  /** The MCU (CPU and peripherals) of the current boot. */
+  get mcu(): Mcu | undefined {
+    return this.mcuNow;
+  }
+
   // ------------------------------------------------------------------------------------------ wiring
 
   private attach(mcu: Mcu): void {
-    this.mcu = mcu;
+    this.mcuNow = mcu;
     this.rxQueue = [];
     this.txLine = '';
     mcu.usart.onByteTransmit = (byte) => {
@@ -535,7 +544,7 @@ export class StationEmulator implements SerialDevice {
       this.feedReceiver();
     };
     mcu.portD.addListener(() => {
-      if (mcu !== this.mcu) return;
+      if (mcu !== this.mcuNow) return;
       const on = mcu.portD.pinState(LAMP_PIN) === PinState.High;
       if (on !== this.lampOn) {
         this.lampOn = on;
@@ -549,7 +558,7 @@ export class StationEmulator implements SerialDevice {
   }
 
   private feedReceiver(): void {
-    const usart = this.mcu?.usart;
+    const usart = this.mcuNow?.usart;
     if (!usart) return;
     while (this.rxQueue.length > 0 && !usart.rxBusy) {
       const byte = this.rxQueue.shift() ?? 0;
@@ -559,7 +568,7 @@ export class StationEmulator implements SerialDevice {
   }
 
   private onByte(mcu: Mcu, byte: number): void {
-    if (mcu !== this.mcu) return;
+    if (mcu !== this.mcuNow) return;
     const now = this.nowUs;
     if (this.txLine === '') this.txLineStartUs = now;
     const charUs = 10 / mcu.usart.baudRate * 1e6;
@@ -577,6 +586,7 @@ export class StationEmulator implements SerialDevice {
     }
     const text = this.txLine;
     this.txLine = '';
+    if (text === '') return; // an empty line (the one before the banner) is no protocol line: hosts skip it
     const line: TappedLine = {
       text, message: parseDeviceLine(text), startUs: this.txLineStartUs, endUs: now + charUs, boot: this.runner.resets,
     };
