@@ -162,21 +162,33 @@ void finish_pending(int32_t average) {
   send();
 }
 
+// No usable reading for a while: FAULT+ scale after SCALE_FAULT_MS, a waiting tare/calibrate gives up.
+void scale_silent(uint32_t now_ms) {
+  if (!scale_fault && (uint32_t)(now_ms - last_sample_ms) > SCALE_FAULT_MS) {
+    scale_fault = true;
+    emit_fault(true, "scale");
+  }
+  if (pending.active && (uint32_t)(now_ms - pending.progress_ms) > SCALE_COMMAND_TIMEOUT_MS) {
+    pending.active = false;
+    send_err(true, pending.id, STATUS_SENSOR_TIMEOUT);
+  }
+}
+
 void poll_scale() {
   uint32_t now_ms = millis();
   if (!scale.ready()) {
-    if (!scale_fault && (uint32_t)(now_ms - last_sample_ms) > SCALE_FAULT_MS) {
-      scale_fault = true;
-      emit_fault(true, "scale");
-    }
-    if (pending.active && (uint32_t)(now_ms - pending.progress_ms) > SCALE_COMMAND_TIMEOUT_MS) {
-      pending.active = false;
-      send_err(true, pending.id, STATUS_SENSOR_TIMEOUT);
-    }
+    scale_silent(now_ms);
     return;
   }
   uint32_t t_us = micros();
   int32_t raw = scale.read();
+  if (pending.active && pending.verb == CMD_RAW) finish_pending(raw); // raw shows even a railed code
+  // A railed code is no reading: no weight, not counted by tare/calibrate, and after SCALE_FAULT_MS of
+  // them FAULT+ scale, as when the HX711 sends nothing (hardware/protocol.md, Events).
+  if (hx711_railed(raw)) {
+    scale_silent(now_ms);
+    return;
+  }
   last_sample_ms = now_ms;
   if (scale_fault) {
     scale_fault = false;

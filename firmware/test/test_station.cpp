@@ -11,6 +11,7 @@
 #include "check.h"
 #include "fake.h"
 #include "fake_devices.h"
+#include "hx711.h"
 #include "pins.h"
 #include "protocol.h"
 #include "station.h"
@@ -263,6 +264,40 @@ TEST(station_scale_missing) {
   rig.hx.connected = true;
   rig.run_ms(200);
   CHECK_EQ(event_body(rig.lines().at(0), 1), std::string("FAULT- scale"));
+}
+
+TEST(station_scale_railed_codes_are_no_weight) {
+  // 0x7FFFFF / 0x800000 are the HX711's railed codes: the input is beyond its range (an overloaded cell, a
+  // broken bridge wire). They are no weight: no W while the reading is railed, FAULT+ scale once it has
+  // been railed for 1 s (as for a silent HX711), FAULT- and weights again when it is back in range.
+  Rig rig;
+  rig.hx.value = 1000;
+  rig.boot();
+  rig.send("1 tare", 1000);
+  rig.hx.value = 1000 + 210000;
+  rig.send("2 calibrate 500", 1000);
+  rig.run_ms(600);
+  rig.lines();
+  CHECK_EQ(rig.send("3 stream on").at(0), std::string("ok 3"));
+  for (int32_t railed : {(int32_t)HX711_MAX_CODE, (int32_t)HX711_MIN_CODE}) {
+    rig.hx.value = railed;
+    rig.run_ms(1300);
+    std::vector<std::string> l = rig.lines();
+    bool weight = false, fault = false;
+    for (const std::string &line : l) {
+      if (line.find(" W ") != std::string::npos) weight = true;
+      if (line.find("FAULT+ scale") != std::string::npos) fault = true;
+    }
+    CHECK(!weight);
+    CHECK(fault);
+    CHECK_EQ(rig.send("4 raw", 200).at(0), "ok 4 raw=" + std::to_string(railed)); // raw still shows the code
+    CHECK_EQ(rig.send("5 tare", 2500).at(0), std::string("err 5 10")); // no reading to average: SENSOR_TIMEOUT
+    rig.hx.value = 1000 + 4200;
+    rig.run_ms(300);
+    l = rig.lines();
+    CHECK(!l.empty() && l.at(0).find("FAULT- scale") != std::string::npos);
+    CHECK(l.size() >= 2 && l.at(1).find(" W 10.0 ") != std::string::npos);
+  }
 }
 
 TEST(station_lamp_blinks) {

@@ -318,6 +318,25 @@ describe('load cell', () => {
     expect(station.scale.lastPulseCount).toBe(25); // channel A, gain 128
   });
 
+  it('a railed reading (overload: 0x7FFFFF) is no weight: no W, FAULT+ scale after 1 s, FAULT- and W when back in range', async () => {
+    const station = await bootedStation({ settings: { stationId: 'seat-2', tare: 84_000, perKg: 230_000 }, hx711: { sps: 80 } });
+    await station.command({ id: 1, verb: 'stream-on' });
+    await station.runFor(50_000);
+    const from = station.lines.length;
+    const railedUs = station.nowUs;
+    station.scale.setRaw(50_000_000); // far beyond the converter's range: it saturates at 0x7FFFFF
+    const fault = await station.waitForEvent('FAULT+', { timeoutUs: 1_500_000 });
+    expect(fault.event).toMatchObject({ device: 'scale' });
+    expect(fault.line.startUs - railedUs).toBeGreaterThan(900_000);
+    // Weights until the first railed sample only.
+    const lastWeight = station.events('W', from).at(-1);
+    expect(lastWeight === undefined || lastWeight.line.startUs < railedUs + 20_000).toBe(true);
+    station.setWeight(10);
+    expect((await station.waitForEvent('FAULT-', { timeoutUs: 200_000 })).event).toMatchObject({ device: 'scale' });
+    const back = await station.waitForEvent('W', { timeoutUs: 100_000 });
+    expect(back.event).toMatchObject({ event: 'W' });
+  });
+
   it('an unplugged HX711 raises FAULT+ scale after 1 s without a conversion, FAULT- when it is back', async () => {
     const station = await bootedStation({ hx711: { sps: 80 } });
     const unpluggedUs = station.nowUs;
