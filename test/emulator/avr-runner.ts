@@ -170,6 +170,8 @@ export class AvrRunner {
   private tcnt0Reads: number[] | undefined;
   /** Resets so far (0 at power-on). */
   resets = 0;
+  /** Where the running `runToCycle()` slice stops next (the earliest event, or its target). */
+  private limitCycle = 0;
   /** Lowest stack pointer seen since `trackStackPointer()` was turned on (this boot), or undefined. */
   private minSp: number | undefined;
 
@@ -229,6 +231,7 @@ export class AvrRunner {
   /** Runs `fn` at simulated cycle `cycle` (or at once, between instructions, when that is past). */
   atCycle(cycle: number, fn: () => void): Scheduled {
     const ev: WorldEvent = { cycle: Math.max(cycle, this.cycles), seq: this.eventSeq++, fn, cancelled: false };
+    if (ev.cycle < this.limitCycle) this.limitCycle = ev.cycle;
     let i = this.events.length;
     while (i > 0 && (this.events[i - 1]?.cycle ?? 0) > ev.cycle) i--;
     this.events.splice(i, 0, ev);
@@ -269,19 +272,21 @@ export class AvrRunner {
       const cpu = this.mcuNow.cpu;
       if (cpu.cycles >= target) return true;
       const next = this.events[0];
-      const limit = next && next.cycle < target ? next.cycle : target;
+      // A device model may schedule an event from inside an instruction (an SPI byte, a pin write): atCycle()
+      // lowers `limitCycle` then, so the loop stops in time to fire it.
+      this.limitCycle = next && next.cycle < target ? next.cycle : target;
       if (cpu.cycles < this.heldUntil) {
-        cpu.cycles = Math.min(limit, this.heldUntil); // held in reset: time passes, nothing executes
+        cpu.cycles = Math.min(this.limitCycle, this.heldUntil); // held in reset: time passes, nothing executes
         continue;
       }
       if (this.minSp === undefined) {
-        while (cpu.cycles < limit) {
+        while (cpu.cycles < this.limitCycle) {
           avrInstruction(cpu);
           cpu.tick();
         }
       } else {
         let minSp = this.minSp;
-        while (cpu.cycles < limit) {
+        while (cpu.cycles < this.limitCycle) {
           avrInstruction(cpu);
           cpu.tick();
           const sp = cpu.SP;
