@@ -148,7 +148,11 @@ SPIClass SPI;
 void SPIClass::begin() {}
 void SPIClass::beginTransaction(const SPISettings &settings) { (void)settings; }
 void SPIClass::endTransaction() {}
-uint8_t SPIClass::transfer(uint8_t out) { return fake::spi_device ? fake::spi_device(out) : 0xFF; }
+// Each byte takes its time on the wire (2 us at 4 MHz), so a driver that polls a dead chip sees time pass.
+uint8_t SPIClass::transfer(uint8_t out) {
+  fake::advance_us(2);
+  return fake::spi_device ? fake::spi_device(out) : 0xFF;
+}
 
 void eeprom_read_block(void *dst, const void *src, size_t n) {
   memcpy(dst, fake::eeprom + (uintptr_t)src, n);

@@ -329,31 +329,45 @@ TEST(station_pile_banner_and_unsupported_commands) {
 
 #endif
 
+// "TAG+ <uid> <window>" -> {uid part, window}.
+static std::string tag_body(const std::string &body, uint32_t *window) {
+  size_t sp = body.rfind(' ');
+  if (window) *window = (uint32_t)std::stoul(body.substr(sp + 1));
+  return body.substr(0, sp);
+}
+
 // Both kinds have the reader.
-TEST(station_tag_arrives_and_leaves) {
+TEST(station_tag_arrives_and_leaves_with_their_windows) {
   Rig rig;
   rig.boot();
   rig.run_ms(100);
   rig.lines();
+  uint32_t placed = micros();
   rig.rfid.place({0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66});
-  rig.run_ms(60);
+  rig.run_ms(10);
   std::vector<std::string> l = rig.lines();
   CHECK_EQ(l.size(), (size_t)1);
-  CHECK_EQ(event_body(l.at(0), 0), std::string("TAG+ 04112233445566"));
+  uint32_t t = 0, window = 0;
+  CHECK_EQ(tag_body(event_body(l.at(0), 0, &t), &window), std::string("TAG+ 04112233445566"));
+  // The poll that read it, and the last poll before it that nobody answered: it arrived in between.
+  CHECK(t >= placed);
+  CHECK(t - window <= placed);
+  CHECK(window <= 2500); // polls every loop pass (1 ms here) with no known tag to check
   int selects = rig.rfid.selects;
   rig.run_ms(500);
-  CHECK(rig.lines().empty()); // read every cycle, reported once
-  CHECK(rig.rfid.selects - selects >= 8);
+  CHECK(rig.lines().empty()); // checked again and again, reported once
+  CHECK_EQ(rig.rfid.selects, selects); // presence checks never re-read it
+  CHECK(rig.rfid.requests > 100);
   rig.rfid.clear_tags();
   uint32_t gone = micros();
   rig.run_ms(60);
-  CHECK(rig.lines().empty()); // one miss is not enough
-  rig.run_ms(60);
   l = rig.lines();
   CHECK_EQ(l.size(), (size_t)1);
-  uint32_t t = 0;
-  CHECK_EQ(event_body(l.at(0), 1, &t), std::string("TAG- 04112233445566"));
-  CHECK(t >= gone && t - gone <= RFID_CYCLE_US + 5000); // the end of the first missed cycle
+  CHECK_EQ(tag_body(event_body(l.at(0), 1, &t), &window), std::string("TAG- 04112233445566"));
+  // The first check it missed, and the last one it answered: it left in between.
+  CHECK(t >= gone);
+  CHECK(t - window <= gone);
+  CHECK(window <= RFID_CHECK_PERIOD_US + 2000);
 }
 
 TEST(station_many_tags_on_one_reader) {
@@ -366,25 +380,24 @@ TEST(station_many_tags_on_one_reader) {
     hand.push_back({0x04, (uint8_t)(0x10 + i), 0x22, (uint8_t)(0x33 * i), 0x44, (uint8_t)(0x55 ^ i), 0x66});
     rig.rfid.place(hand.back());
   }
-  rig.run_ms(120); // one cycle: 13 steps, one per loop pass
+  rig.run_ms(40); // 13 reads, one per loop pass
   std::vector<std::string> l = rig.lines();
   CHECK_EQ(l.size(), (size_t)13);
   for (size_t i = 0; i < l.size(); i++) CHECK_EQ(event_body(l.at(i), (uint32_t)i).substr(0, 5), std::string("TAG+ "));
   rig.run_ms(500);
   CHECK(rig.lines().empty());
-  // A card laid on top of the others: TAG+; one taken away: TAG- after two missed cycles.
+  // A card laid on top of the others: TAG+; one taken away: TAG- after two missed checks.
   rig.rfid.place({0x08, 0x01, 0x02, 0x03});
   rig.rfid.remove(hand.at(5));
-  rig.run_ms(60);
+  rig.run_ms(100);
   l = rig.lines();
-  CHECK_EQ(l.size(), (size_t)1);
-  CHECK_EQ(event_body(l.at(0), 13), std::string("TAG+ 08010203"));
-  rig.run_ms(150);
-  l = rig.lines();
-  CHECK_EQ(l.size(), (size_t)1);
+  CHECK_EQ(l.size(), (size_t)2);
+  CHECK_EQ(tag_body(event_body(l.at(0), 13), nullptr), std::string("TAG+ 08010203"));
   char want[32];
   snprintf(want, sizeof(want), "TAG- 04%02X22%02X44%02X66", 0x15, (0x33 * 5) & 0xFF, 0x55 ^ 5);
-  CHECK_EQ(event_body(l.at(0), 14), std::string(want));
+  CHECK_EQ(tag_body(event_body(l.at(1), 14), nullptr), std::string(want));
+  rig.run_ms(300);
+  CHECK(rig.lines().empty());
 }
 
 TEST(station_more_tags_than_slots_raise_a_fault) {
@@ -396,29 +409,37 @@ TEST(station_more_tags_than_slots_raise_a_fault) {
   rig.run_ms(400);
   std::vector<std::string> l = rig.lines();
   CHECK_EQ(l.size(), (size_t)(TAG_MAX_PRESENT + 1));
-  CHECK_EQ(event_body(l.back(), TAG_MAX_PRESENT), std::string("FAULT+ rfid"));
   // Which one got no slot (the anticollision order decides)?
   std::vector<bool> reported(TAG_MAX_PRESENT + 1, false);
-  for (size_t i = 0; i + 1 < l.size(); i++) {
+  bool fault = false;
+  for (size_t i = 0; i < l.size(); i++) {
+    std::string body = event_body(l.at(i), (uint32_t)i);
+    if (body == "FAULT+ rfid") {
+      fault = true;
+      continue;
+    }
     unsigned b = 0;
-    CHECK_EQ(sscanf(event_body(l.at(i), (uint32_t)i).c_str(), "TAG+ 20%02X0001", &b), 1);
+    CHECK_EQ(sscanf(body.c_str(), "TAG+ 20%02X0001", &b), 1);
     if (b <= TAG_MAX_PRESENT) reported[b] = true;
   }
+  CHECK(fault);
   int waiting = -1;
   for (int i = 0; i <= TAG_MAX_PRESENT; i++) {
     if (!reported[(size_t)i]) waiting = i;
   }
   CHECK(waiting >= 0);
   int leaving = waiting == 0 ? 1 : 0;
-  rig.rfid.remove({0x20, (uint8_t)leaving, 0x00, 0x01}); // a tracked one leaves: its slot goes to the one that waited
+  // A tracked one leaves: its slot frees, the field is reset, and the one that waited (halted, unseen since)
+  // gets the slot.
+  rig.rfid.remove({0x20, (uint8_t)leaving, 0x00, 0x01});
   rig.run_ms(400);
   l = rig.lines();
   CHECK_EQ(l.size(), (size_t)3);
   char want[32];
   snprintf(want, sizeof(want), "TAG- 20%02X0001", leaving);
-  CHECK_EQ(event_body(l.at(0), TAG_MAX_PRESENT + 1), std::string(want));
+  CHECK_EQ(tag_body(event_body(l.at(0), TAG_MAX_PRESENT + 1), nullptr), std::string(want));
   snprintf(want, sizeof(want), "TAG+ 20%02X0001", waiting);
-  CHECK_EQ(event_body(l.at(1), TAG_MAX_PRESENT + 2), std::string(want));
+  CHECK_EQ(tag_body(event_body(l.at(1), TAG_MAX_PRESENT + 2), nullptr), std::string(want));
   CHECK_EQ(event_body(l.at(2), TAG_MAX_PRESENT + 3), std::string("FAULT- rfid"));
 }
 
@@ -468,5 +489,7 @@ TEST(station_rfid_missing_then_back) {
   l = rig.lines();
   CHECK_EQ(l.size(), (size_t)2);
   CHECK_EQ(event_body(l.at(0), 1), std::string("FAULT- rfid"));
-  CHECK_EQ(event_body(l.at(1), 2), std::string("TAG+ 01020304"));
+  uint32_t t = 0, window = 0;
+  CHECK_EQ(tag_body(event_body(l.at(1), 2, &t), &window), std::string("TAG+ 01020304"));
+  CHECK_EQ(window, t); // no poll was ever empty this boot: the window reaches back to power-on
 }

@@ -185,8 +185,8 @@ export class Mfrc522Model {
   readonly versionReadsUs: number[] = [];
   /** Frames the reader sent into the field (for debugging and assertions). */
   readonly framesSent: { readonly atUs: number; readonly bytes: readonly number[]; readonly bits: number }[] = [];
-  /** REQA/WUPA frames: when they went out and how many tags answered. */
-  readonly requests: { readonly atUs: number; readonly answers: number }[] = [];
+  /** REQA/WUPA frames: when they went out (StartSend), which one, and how many tags answered. */
+  readonly requests: { readonly atUs: number; readonly answers: number; readonly wupa: boolean }[] = [];
   /** Antenna switched on / off, with the simulated time. */
   readonly fieldEdges: { readonly atUs: number; readonly on: boolean }[] = [];
   /** Every SPI transaction: when its address byte came and which register it addressed. */
@@ -301,51 +301,30 @@ export class Mfrc522Model {
     else this.resetChip(); // powered again: reset values, the oscillator starts
   }
 
-  /** Simulated times at which an inventory cycle started: the first REQA/WUPA after each field-on. */
-  get cycleStartsUs(): number[] {
-    const starts: number[] = [];
-    let armed = false;
-    const events = [
-      ...this.fieldEdges.map((e) => ({ atUs: e.atUs, kind: e.on ? 'on' : 'off' })),
-      ...this.requests.map((r) => ({ atUs: r.atUs, kind: 'req' })),
-    ].sort((a, b) => a.atUs - b.atUs);
-    for (const e of events) {
-      if (e.kind === 'on') armed = true;
-      else if (e.kind === 'off') armed = false;
-      else if (armed) {
-        starts.push(e.atUs);
-        armed = false;
-      }
-    }
-    return starts;
+  /** The polls (REQA) since `fromUs`: when each went out and how many tags answered it. */
+  polls(fromUs = 0): { readonly atUs: number; readonly answers: number }[] {
+    return this.requests.filter((r) => !r.wupa && r.atUs >= fromUs);
   }
 
-  /** The first cycle start at or after `simUs`. */
-  firstCycleAfter(simUs: number): number | undefined {
-    return this.cycleStartsUs.find((t) => t >= simUs);
-  }
-
-  /** The VersionReg read that began the inventory step whose REQA went out at `requestUs`. */
-  stepStartBefore(requestUs: number): number | undefined {
-    return this.versionReadsUs.filter((t) => t <= requestUs).at(-1);
+  /** The presence checks (each begins with a WUPA) since `fromUs`. */
+  checks(fromUs = 0): { readonly atUs: number; readonly answers: number }[] {
+    return this.requests.filter((r) => r.wupa && r.atUs >= fromUs);
   }
 
   /**
-   * The inventory steps since `fromUs`, as the firmware ran them: each starts with a VersionReg read and lasts
-   * until its last SPI transaction (the loop is blocked meanwhile), with the number of tags that answered its
-   * REQA (0: the step that ends a cycle).
+   * The RFID steps since `fromUs`, as the firmware runs them (one per loop pass): each begins with a poll
+   * (REQA) and lasts until the last SPI transaction before the next poll (the read of a new tag, or a
+   * presence check: the loop is blocked meanwhile), with the number of tags that answered its REQA.
    */
   steps(fromUs = 0): { readonly startUs: number; readonly endUs: number; readonly answers: number }[] {
-    const reads = this.transactions.filter((t) => t.atUs >= fromUs && t.read && t.reg === REG.VERSION).map((t) => t.atUs);
-    const steps: { startUs: number; endUs: number; answers: number }[] = [];
-    reads.forEach((startUs, i) => {
-      const next = reads[i + 1] ?? Infinity;
-      const request = this.requests.find((r) => r.atUs >= startUs && r.atUs < next);
-      if (!request) return; // a VersionReg read of its own: the check before the field goes on
-      const endUs = this.transactions.filter((t) => t.atUs >= startUs && t.atUs < next).at(-1)?.atUs ?? startUs;
-      steps.push({ startUs, endUs, answers: request.answers });
+    const polls = this.polls(fromUs);
+    return polls.map((poll, i) => {
+      const next = polls[i + 1]?.atUs ?? Infinity;
+      // The poll's own set-up (a few register writes) came just before its StartSend.
+      const first = this.transactions.filter((t) => t.atUs <= poll.atUs && t.atUs > poll.atUs - 100).at(0)?.atUs ?? poll.atUs;
+      const endUs = this.transactions.filter((t) => t.atUs >= poll.atUs && t.atUs < next - 100).at(-1)?.atUs ?? poll.atUs;
+      return { startUs: first, endUs, answers: poll.answers };
     });
-    return steps;
   }
 
   private attach(mcu: Mcu): void {
@@ -560,7 +539,7 @@ export class Mfrc522Model {
         if (answer) answers.push(answer);
       }
     }
-    if (bits === 7) this.requests.push({ atUs: now, answers: answers.length });
+    if (bits === 7) this.requests.push({ atUs: now, answers: answers.length, wupa: ((frame[0] ?? 0) & 0x7f) === 0x52 });
     this.regs[REG.ERROR] = 0;
     this.regs[REG.CONTROL] = ((this.regs[REG.CONTROL] ?? 0) & ~0x07) & 0xff;
     this.transmitting = true;

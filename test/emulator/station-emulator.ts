@@ -38,7 +38,7 @@ import {
 } from './avr-runner.ts';
 import { ButtonModel } from './button-model.ts';
 import { Hx711Model, type Hx711Options } from './hx711-model.ts';
-import { Mfrc522Model, type Mfrc522Options } from './mfrc522-model.ts';
+import { Mfrc522Model, type Mfrc522Options, type PlaceTagOptions } from './mfrc522-model.ts';
 import type { SerialDevice } from './usart-binding.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -352,8 +352,8 @@ export class StationEmulator implements SerialDevice {
   }
 
   /** Lays a tag on the reader (with the tags already there). */
-  placeTag(uid: string): void {
-    this.rfid.placeTag(uid);
+  placeTag(uid: string, options: PlaceTagOptions = {}): void {
+    this.rfid.placeTag(uid, options);
   }
 
   /** Takes the tag with this UID off the reader; all tags when no UID is given. */
