@@ -19,6 +19,7 @@
 #include "pins.h"
 #include "protocol.h"
 #include "settings.h"
+#include "slap.h"
 #include "tag_presence.h"
 #include "weight_filter.h"
 
@@ -27,6 +28,7 @@
 static_assert(PIN_RFID_MOSI == MOSI && PIN_RFID_MISO == MISO && PIN_RFID_SCK == SCK, "pins.h: SPI pins");
 static_assert(PIN_RFID_SS == SS || PIN_RFID_SS == 10, "pins.h: RFID_SS");
 static_assert(digitalPinToInterrupt(PIN_BUTTON) != NOT_AN_INTERRUPT, "pins.h: BUTTON needs an external interrupt");
+static_assert(digitalPinToInterrupt(PIN_SLAP) != NOT_AN_INTERRUPT, "pins.h: SLAP needs an external interrupt");
 #endif
 
 namespace {
@@ -38,6 +40,7 @@ uint32_t next_seq = 0;
 
 Mfrc522 rfid(PIN_RFID_SS, PIN_RFID_RST);
 TagPresence tags;
+SlapDetector slap;
 
 // The RFID schedule (mfrc522.h): the field stays on and every known tag HALTed; each step is a poll (REQA)
 // for new tags, then — when nobody answered it — one presence check of a known tag, round robin. A field
@@ -238,6 +241,22 @@ void start_pending(const Command &cmd, uint8_t wanted) {
 void update_lamp() { digitalWrite(PIN_LAMP, lamp.level(millis()) ? HIGH : LOW); }
 
 #endif // STATION_HAS_PAD
+
+// ------------------------------------------------------------------------------------------------ slap
+
+void on_slap_edge() { slap.on_edge(micros()); } // ISR (falling edge): the time first, like the button's
+
+void poll_slap() {
+  for (;;) {
+    uint32_t t_us = 0;
+    noInterrupts(); // the detector's state is shared with the ISR
+    bool impact = slap.poll(micros(), &t_us);
+    interrupts();
+    if (!impact) return;
+    begin_event(t_us, "SLAP");
+    send();
+  }
+}
 
 // ------------------------------------------------------------------------------------------------ rfid
 
@@ -497,6 +516,11 @@ void station_setup() {
   streaming = false;
   scale_fault = false;
 #endif
+  // The slap sensor (optional): the comparator pulls the line low on an impact; the pull-up keeps it high
+  // (quiet) when none is fitted.
+  slap.reset();
+  pinMode(PIN_SLAP, INPUT_PULLUP);
+  attachInterrupt(digitalPinToInterrupt(PIN_SLAP), on_slap_edge, FALLING);
   bool rfid_ok = rfid.begin();
   rf.phase = rfid_ok ? RFID_FIELD_OFF : RFID_DOWN; // begin() left the field off
   rf.phase_us = micros();
@@ -522,6 +546,7 @@ void station_setup() {
 
 void station_loop() {
   poll_serial();
+  poll_slap();
 #if STATION_HAS_PAD
   poll_button();
   poll_scale();

@@ -443,6 +443,41 @@ TEST(station_more_tags_than_slots_raise_a_fault) {
   CHECK_EQ(event_body(l.at(2), TAG_MAX_PRESENT + 3), std::string("FAULT- rfid"));
 }
 
+TEST(station_slap_stamped_in_the_isr_one_per_impact) {
+  Rig rig;
+  rig.boot();
+  rig.run_ms(50);
+  rig.lines();
+  CHECK_EQ((int)fake::pin_mode[PIN_SLAP], INPUT_PULLUP); // quiet when no sensor is fitted
+  CHECK_EQ((int)fake::pin_level[PIN_SLAP], HIGH);
+  rig.run_ms(200);
+  CHECK(rig.lines().empty());
+  // An impact 321 us into a loop pass, ringing for 4 ms.
+  uint32_t impact = micros() + 321;
+  fake::now_us += 321;
+  for (int i = 0; i < 16; i++) {
+    fake::set_input(PIN_SLAP, LOW);
+    fake::now_us += 125;
+    fake::set_input(PIN_SLAP, HIGH);
+    fake::now_us += 125;
+  }
+  rig.run_ms(40);
+  std::vector<std::string> l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)1);
+  uint32_t t = 0;
+  CHECK_EQ(event_body(l.at(0), 0, &t), std::string("SLAP"));
+  CHECK_EQ(t, impact);
+  // The next impact, 30 ms later.
+  uint32_t second = micros();
+  fake::set_input(PIN_SLAP, LOW);
+  fake::set_input(PIN_SLAP, HIGH);
+  rig.run_ms(5);
+  l = rig.lines();
+  CHECK_EQ(l.size(), (size_t)1);
+  CHECK_EQ(event_body(l.at(0), 1, &t), std::string("SLAP"));
+  CHECK_EQ(t, second);
+}
+
 TEST(station_reader_replug_never_blocks_the_loop) {
   // protocol.md, RFID timing: no loop pass is longer than one RFID step (~12 ms at worst). Bringing a
   // re-plugged reader back up (reset, oscillator start-up, configuration) must not take a pass longer.

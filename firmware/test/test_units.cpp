@@ -13,6 +13,7 @@
 #include "fake_devices.h"
 #include "hx711.h"
 #include "lamp.h"
+#include "slap.h"
 #include "mfrc522.h"
 #include "settings.h"
 #include "tag_presence.h"
@@ -345,6 +346,52 @@ TEST(tag_presence_overflow) {
   p.clear_overflow();
   CHECK_EQ((int)p.seen(uid_of({0x20, 0, 0, 0}), 400, 350, &c), (int)TagPresence::ARRIVED);
   CHECK(!p.overflow());
+}
+
+// -------------------------------------------------------------------------------------------------- slap
+
+TEST(slap_one_event_per_impact_stamped_with_its_first_edge) {
+  SlapDetector d;
+  uint32_t t = 0;
+  CHECK(!d.poll(1000, &t));
+  // An impact at 5000 us, then the ring-down: the comparator toggles every 125 us for 6 ms.
+  for (uint32_t e = 5000; e < 11000; e += 250) d.on_edge(e);
+  CHECK(d.poll(11100, &t));
+  CHECK_EQ(t, 5000u);
+  CHECK(!d.poll(11200, &t));
+  // Still ringing weakly at 25 ms (< 20 ms after the last edge): the same impact.
+  d.on_edge(25000);
+  CHECK(!d.poll(26000, &t));
+  // A second impact after 20 ms of quiet.
+  d.on_edge(50000);
+  d.on_edge(50250);
+  CHECK(d.poll(50300, &t));
+  CHECK_EQ(t, 50000u);
+  // Two impacts while loop() is away: both kept, in order.
+  d.on_edge(80000);
+  d.on_edge(101000);
+  CHECK(d.poll(102000, &t));
+  CHECK_EQ(t, 80000u);
+  CHECK(d.poll(102000, &t));
+  CHECK_EQ(t, 101000u);
+  CHECK(!d.poll(102000, &t));
+  CHECK_EQ((int)d.dropped(), 0);
+}
+
+TEST(slap_across_the_micros_wrap_and_a_long_silence) {
+  SlapDetector d;
+  uint32_t t = 0;
+  d.on_edge(4294960000u);
+  CHECK(d.poll(4294961000u, &t));
+  CHECK_EQ(t, 4294960000u);
+  d.on_edge(5000); // 12.3 ms later, across the wrap: still ringing
+  CHECK(!d.poll(6000, &t));
+  // 71.6 minutes of silence (loop() polling now and then), then an edge whose raw difference to the last
+  // one is small: the line was marked quiet long ago, so it is a new impact.
+  CHECK(!d.poll(30000, &t));
+  d.on_edge(5000 + 10);
+  CHECK(d.poll(5000 + 20, &t));
+  CHECK_EQ(t, 5010u);
 }
 
 // -------------------------------------------------------------------------------------------------- lamp

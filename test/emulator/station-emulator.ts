@@ -1,6 +1,8 @@
 /**
  * One emulated seat station: the real compiled firmware (`firmware/build/seat-328p/zaptable.hex`) in avr8js
- * with its physical world — HX711 + load cell, MFRC522 + tags, ZAP button, lamp — and its USB serial line.
+ * with its physical world — HX711 + load cell, MFRC522 + tags, ZAP button, lamp, the piezo slap sensor — and
+ * its USB serial line. The pile build runs in it too (`hexPath: PILE_HEX`): it simply leaves the pad's parts
+ * alone.
  *
  * Two ways to talk to it:
  * - The wire tap: every line the firmware transmits is in `lines`, with the simulated times of its first
@@ -39,6 +41,7 @@ import {
 import { ButtonModel } from './button-model.ts';
 import { Hx711Model, type Hx711Options } from './hx711-model.ts';
 import { Mfrc522Model, type Mfrc522Options, type PlaceTagOptions } from './mfrc522-model.ts';
+import { PiezoModel, type ImpactOptions, type PiezoOptions } from './piezo-model.ts';
 import type { SerialDevice } from './usart-binding.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -217,6 +220,8 @@ export interface StationEmulatorOptions {
   readonly legacySettings?: boolean;
   readonly hx711?: Hx711Options;
   readonly mfrc522?: Mfrc522Options;
+  /** The slap sensor on D3 (default: fitted). */
+  readonly piezo?: PiezoOptions;
   /** Reset the MCU when a port opens (DTR auto-reset of an Uno/Nano). Default true. */
   readonly resetOnOpen?: boolean;
   /** Time the bootloader holds the sketch after a DTR reset (real boards: ~1.5-2 s). Default 0. */
@@ -251,6 +256,7 @@ export class StationEmulator implements SerialDevice {
   readonly scale: Hx711Model;
   readonly rfid: Mfrc522Model;
   readonly button: ButtonModel;
+  readonly piezo: PiezoModel;
   /** Every line the firmware sent since power-on. */
   readonly lines: TappedLine[] = [];
   /** Lamp (PD6) level changes. */
@@ -288,6 +294,7 @@ export class StationEmulator implements SerialDevice {
     this.scale = new Hx711Model(this.runner, options.hx711);
     this.rfid = new Mfrc522Model(this.runner, options.mfrc522);
     this.button = new ButtonModel(this.runner);
+    this.piezo = new PiezoModel(this.runner, options.piezo);
   }
 
   // --------------------------------------------------------------------------------------------- time
@@ -349,6 +356,11 @@ export class StationEmulator implements SerialDevice {
 
   releaseButton(atUs = this.nowUs, bounceUs: readonly number[] = []): void {
     this.button.releaseAt(atUs, bounceUs);
+  }
+
+  /** Something hits the pad at simulated time `atUs` (default: now): the slap sensor's comparator fires. */
+  slap(atUs = this.nowUs, options: ImpactOptions = {}): void {
+    this.piezo.impactAt(atUs, options);
   }
 
   /** Lays a tag on the reader (with the tags already there). */
