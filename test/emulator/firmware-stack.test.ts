@@ -69,7 +69,7 @@ describe('stack high-water mark', () => {
     for (const verb of ['info', 'ping', 'scale', 'raw', 'stream-on', 'ping', 'stream-off', 'lamp-on', 'lamp-off'] as const) {
       await station.command({ id: id++, verb });
     }
-    await station.command({ id: id++, verb: 'lamp-blink', onMs: 20, offMs: 20, count: 3 });
+    await station.command({ id, verb: 'lamp-blink', onMs: 20, offMs: 20, count: 3 });
     station.sendLine('7 ping'); // no checksum
     station.sendLine('x'.repeat(200)); // too long
     for (const uid of hand.slice(0, 5)) station.removeTag(uid);

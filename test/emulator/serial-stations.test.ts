@@ -109,7 +109,6 @@ describe('one command in flight (hardware/protocol.md): the station reads no inp
 });
 
 describe('SerialStations over the emulated firmware', () => {
-
   it('banner → online health; lamp; tag; tare/calibrate → settled weight; button with its time mapped', async () => {
     const { station, hw, events, healths } = setup();
     // The board has been running since it was plugged in (USB enumeration takes longer than its boot).
