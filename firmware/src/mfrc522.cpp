@@ -359,7 +359,10 @@ Mfrc522::Step Mfrc522::poll(TagUid *uid) {
 Mfrc522::Presence Mfrc522::presence(const TagUid &uid, bool shared_upper) {
   Status wupa = request(PICC_WUPA);
   if (wupa == ST_TIMEOUT) return ABSENT; // no halted (or idle) tag at all: nothing to put back either
-  if (wupa != ST_OK) return UNSURE;      // the chip itself did not work
+  if (wupa != ST_OK) {                   // the chip itself did not work: put back whatever it may have woken
+    halt();
+    return UNSURE;
+  }
   static const uint8_t sel[3] = {PICC_SEL_CL1, PICC_SEL_CL2, PICC_SEL_CL3};
   uint8_t levels = uid.len == 4 ? 1 : uid.len == 7 ? 2 : 3;
   for (uint8_t level = 0; level < levels; level++) {
