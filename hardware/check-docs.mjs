@@ -5,7 +5,8 @@
 //
 // Checks that
 //  - every pin of firmware/src/pins.h (ZT_PIN_TABLE) appears with the same numbers in wiring.md's pin table,
-//    and as a labelled wire in the seat-station diagram (the pile-station diagram: exactly the reader pins);
+//    and as a labelled wire in the seat-station diagram (the pile-station diagram: exactly the pins both
+//    stations use; the slap-sensor diagram: exactly SLAP);
 //  - every SVG in hardware/diagrams/ is well-formed enough to render anywhere: starts with <svg, has xmlns
 //    and a viewBox, balanced tags, valid entities, one root element;
 //  - every relative link (and #anchor) in hardware/**/*.md points at something that exists;
@@ -322,7 +323,7 @@ check('wiring.md: its pin table names no pin that pins.h lacks', () => {
 const diagrams = join(HW, 'diagrams');
 const svgFiles = existsSync(diagrams) ? walk(diagrams, (n) => n.endsWith('.svg')) : [];
 const parsed = new Map();
-for (const required of ['seat-station.svg', 'pile-station.svg', 'buzzer-hub.svg', 'table-overview.svg']) {
+for (const required of ['seat-station.svg', 'pile-station.svg', 'slap-sensor.svg', 'buzzer-hub.svg', 'table-overview.svg']) {
   check(`diagrams/${required} exists`, () => (existsSync(join(diagrams, required)) ? [] : ['missing']));
 }
 for (const file of svgFiles) {
@@ -368,8 +369,10 @@ function checkDiagramPins(file, wanted) {
 }
 check('diagrams/seat-station.svg: every pins.h signal wired to its pin', () =>
   checkDiagramPins(join(diagrams, 'seat-station.svg'), pins));
-check('diagrams/pile-station.svg: exactly the reader signals (BOTH rows)', () =>
+check('diagrams/pile-station.svg: exactly the signals of both stations (BOTH rows: reader, slap sensor)', () =>
   checkDiagramPins(join(diagrams, 'pile-station.svg'), pins.filter((p) => p.stations === 'BOTH')));
+check('diagrams/slap-sensor.svg: exactly the SLAP signal, on its pin', () =>
+  checkDiagramPins(join(diagrams, 'slap-sensor.svg'), pins.filter((p) => p.name === 'SLAP')));
 
 const mdFiles = walk(HW, (n) => n.endsWith('.md'));
 for (const file of mdFiles) {

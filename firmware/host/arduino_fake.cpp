@@ -23,6 +23,7 @@ std::function<void()> on_time;
 
 static void (*isr_table[8])();
 static int isr_pin[8];
+static int isr_mode[8];
 static bool isr_pending[8];
 
 void reset() {
@@ -67,7 +68,8 @@ void set_input(uint8_t pin, uint8_t level, bool edge_interrupt) {
   pin_level[pin] = level;
   if (!changed || !edge_interrupt) return;
   for (int i = 0; i < 8; i++) {
-    if (isr_pin[i] == pin && isr_table[i]) isr_pending[i] = true;
+    bool wanted = isr_mode[i] == CHANGE || (isr_mode[i] == FALLING && level == LOW) || (isr_mode[i] == RISING && level == HIGH);
+    if (isr_pin[i] == pin && isr_table[i] && wanted) isr_pending[i] = true;
   }
   run_pending_isrs();
 }
@@ -104,8 +106,8 @@ int digitalRead(uint8_t pin) { return fake::pin_level[pin]; }
 int digitalPinToInterrupt(uint8_t pin) { return pin == 2 ? 0 : pin == 3 ? 1 : -1; }
 
 void attachInterrupt(uint8_t irq, void (*isr)(), int mode) {
-  (void)mode;
   if (irq >= 8) return;
+  fake::isr_mode[irq] = mode;
   fake::isr_table[irq] = isr;
   fake::isr_pin[irq] = irq == 0 ? 2 : irq == 1 ? 3 : -1;
 }
@@ -148,7 +150,11 @@ SPIClass SPI;
 void SPIClass::begin() {}
 void SPIClass::beginTransaction(const SPISettings &settings) { (void)settings; }
 void SPIClass::endTransaction() {}
-uint8_t SPIClass::transfer(uint8_t out) { return fake::spi_device ? fake::spi_device(out) : 0xFF; }
+// Each byte takes its time on the wire (2 us at 4 MHz), so a driver that polls a dead chip sees time pass.
+uint8_t SPIClass::transfer(uint8_t out) {
+  fake::advance_us(2);
+  return fake::spi_device ? fake::spi_device(out) : 0xFF;
+}
 
 void eeprom_read_block(void *dst, const void *src, size_t n) {
   memcpy(dst, fake::eeprom + (uintptr_t)src, n);

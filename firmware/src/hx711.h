@@ -14,9 +14,12 @@
 // Two's-complement 24-bit -> int32_t (pure; 0x800000 is -8388608, 0x7FFFFF is 8388607).
 int32_t hx711_sign_extend(uint32_t raw24);
 
-// The 24-bit converter saturates at these two codes (the load is out of the cell's range).
+// The 24-bit converter saturates at these two codes (datasheet: "the output is 800000h / 7FFFFFh when the
+// input differential signal goes out of the range"): an overloaded cell, or a broken bridge wire that
+// leaves an input floating. A railed reading is no weight.
 #define HX711_MIN_CODE (-8388608L)
 #define HX711_MAX_CODE 8388607L
+inline bool hx711_railed(int32_t counts) { return counts == HX711_MIN_CODE || counts == HX711_MAX_CODE; }
 
 class Hx711 {
 public:

@@ -4,6 +4,8 @@
 #include <SPI.h>
 #include <string.h>
 
+#include "pins.h"
+
 // Registers (MFRC522 datasheet, section 9).
 enum : uint8_t {
   REG_COMMAND = 0x01,
@@ -28,21 +30,35 @@ enum : uint8_t {
 
 enum : uint8_t { CMD_IDLE = 0x00, CMD_TRANSCEIVE = 0x0C, CMD_SOFT_RESET = 0x0F };
 
+// ControlReg: writing 1 to TStopNow stops the timer at once (no TimerIRq); bits 2-0 read RxLastBits.
+#define CONTROL_TSTOP_NOW 0x80
+
 // ErrorReg bits.
 enum : uint8_t { ERR_PROTOCOL = 0x01, ERR_PARITY = 0x02, ERR_COLL = 0x08, ERR_BUFFER_OVFL = 0x10 };
 
 // PICC commands (ISO/IEC 14443-3).
-enum : uint8_t { PICC_REQA = 0x26, PICC_SEL_CL1 = 0x93, PICC_SEL_CL2 = 0x95, PICC_SEL_CL3 = 0x97, PICC_HLTA = 0x50 };
+enum : uint8_t {
+  PICC_REQA = 0x26, PICC_WUPA = 0x52, PICC_SEL_CL1 = 0x93, PICC_SEL_CL2 = 0x95, PICC_SEL_CL3 = 0x97, PICC_HLTA = 0x50
+};
 #define PICC_CASCADE_TAG 0x88
 #define SAK_UID_INCOMPLETE 0x04
+#define NVB_SELECT 0x70   // SELECT: all 40 bits (UID CLn + BCC), then CRC_A
+#define NVB_32_BITS 0x60  // ANTICOLLISION with all 32 UID bits of the level: the tag answers its BCC
 
-// The chip's own timer bounds the wait for a tag: prescaler 0xA9 -> 13.56 MHz / 339 = 40 kHz (25 us a tick),
-// reload 40 -> 1.03 ms, started automatically at the end of each transmission (TAuto). A type A tag answers
-// after a fixed frame delay (~91 us), and ISO 14443-3 takes an HLTA as accepted when nothing answers
-// within 1 ms, so 1 ms is the wait for an empty field and for every HLTA. The micros() guard below only
-// catches a dead chip.
-#define RFID_TIMER_RELOAD 40
-#define RFID_GUARD_US 10000UL
+// The chip's own timer bounds the wait for a tag: prescaler 67 -> 13.56 MHz / 135 = 100 kHz (9.96 us a
+// tick), reload 16 -> 169 us, started automatically at the end of each transmission (TAuto) and stopped by
+// the 5th bit of an answer. Every answer of a type A tag to REQA/WUPA/ANTICOLLISION/SELECT starts after the
+// fixed frame delay (n = 9: 1172/fc or 1236/fc, 86-91 us), so its 5th bit is in by ~138 us: 169 us leaves
+// 30 us of margin and makes an empty poll ~0.3 ms (it was 1 ms). HLTA is never answered and never waited
+// for. The micros() guard below only catches a dead chip.
+#define RFID_TIMER_PRESCALER 67
+#define RFID_TIMER_RELOAD 16
+#define RFID_GUARD_US 3000UL // the longest frame (SELECT + SAK) is ~1.2 ms on the air
+#define T_MODE_VALUE 0x80 // TAuto: the timer starts at the end of every transmission
+// CommandReg.PowerDown: 1 while the chip wakes up after a reset (the oscillator starting).
+#define COMMAND_POWER_DOWN 0x10
+// How long a reset may take before the chip counts as absent (its crystal's start-up; typically ~1 ms).
+#define RFID_STARTUP_TIMEOUT_US 50000UL
 
 static const SPISettings kSpi(4000000, MSBFIRST, SPI_MODE0); // the chip allows 10 MHz; 4 MHz for long wires
 
@@ -56,41 +72,74 @@ uint16_t crc_a(const uint8_t *data, uint8_t len) {
   return crc;
 }
 
-// SS: a direct port write on the AVR (digitalWrite costs ~4 us, and a 7-byte UID read takes ~300 register
-// accesses); the host fake goes through digitalWrite, where its device model listens.
+// SS: on the AVR a single sbi/cbi on PORTB (the pin is fixed in pins.h: D10 = PB2 on the 328P, D53 = PB0 on
+// the Mega), atomic, so no interrupt lock; digitalWrite costs ~4 us and a presence check makes ~50 register
+// accesses. The host fake goes through digitalWrite, where its device model listens.
+#if defined(__AVR__)
+#if defined(__AVR_ATmega2560__) || defined(__AVR_ATmega1280__)
+#define RFID_SS_PORTB_BIT 0
+static_assert(PIN_RFID_SS == 53, "mfrc522.cpp drives RFID_SS as PB0");
+#else
+#define RFID_SS_PORTB_BIT 2
+static_assert(PIN_RFID_SS == 10, "mfrc522.cpp drives RFID_SS as PB2");
+#endif
+#endif
+
 void Mfrc522::select(bool on) {
 #if defined(__AVR__)
-  if (ss_port_ == nullptr) { // before begin()
-    digitalWrite(ss_, on ? LOW : HIGH);
-    return;
-  }
-  uint8_t sreg = SREG;
-  cli(); // the port register is shared with other pins (an ISR may write it)
-  if (on) *ss_port_ &= (uint8_t)~ss_mask_;
-  else *ss_port_ |= ss_mask_;
-  SREG = sreg;
+  if (on) PORTB &= (uint8_t)~_BV(RFID_SS_PORTB_BIT);
+  else PORTB |= _BV(RFID_SS_PORTB_BIT);
 #else
   digitalWrite(ss_, on ? LOW : HIGH);
 #endif
 }
 
+// One SPI byte. The MFRC522 is the only device on the bus, so the bus is set up once (begin()) instead of a
+// beginTransaction()/endTransaction() around every register access, and on the AVR the byte goes straight
+// through SPDR: a register access takes ~7 us instead of ~16 us, and a presence check makes ~50 of them.
+#if defined(__AVR__)
+static inline __attribute__((always_inline)) uint8_t spi_byte(uint8_t v) {
+  SPDR = v;
+  asm volatile("nop"); // the SPIF wait below would otherwise start one cycle early (as the core's SPI.transfer)
+  while (!(SPSR & _BV(SPIF))) {
+  }
+  return SPDR;
+}
+#else
+static inline uint8_t spi_byte(uint8_t v) { return SPI.transfer(v); }
+#endif
+
 uint8_t Mfrc522::read_reg(uint8_t reg) {
-  SPI.beginTransaction(kSpi);
   select(true);
-  SPI.transfer((uint8_t)(0x80 | (reg << 1)));
-  uint8_t v = SPI.transfer(0);
+  spi_byte((uint8_t)(0x80 | (reg << 1)));
+  uint8_t v = spi_byte(0);
   select(false);
-  SPI.endTransaction();
   return v;
 }
 
 void Mfrc522::write_reg(uint8_t reg, uint8_t value) {
-  SPI.beginTransaction(kSpi);
   select(true);
-  SPI.transfer((uint8_t)((reg << 1) & 0x7E));
-  SPI.transfer(value);
+  spi_byte((uint8_t)((reg << 1) & 0x7E));
+  spi_byte(value);
   select(false);
-  SPI.endTransaction();
+}
+
+// The SPI burst modes of the datasheet (§8.1.2.1/2): after one address byte every byte written goes to that
+// register (the FIFO), and for a read each byte sent is the next address, the last one 0x00.
+void Mfrc522::write_fifo(const uint8_t *data, uint8_t n) {
+  select(true);
+  spi_byte((uint8_t)((REG_FIFO_DATA << 1) & 0x7E));
+  for (uint8_t i = 0; i < n; i++) spi_byte(data[i]);
+  select(false);
+}
+
+void Mfrc522::read_fifo(uint8_t *data, uint8_t n) {
+  if (n == 0) return;
+  const uint8_t addr = (uint8_t)(0x80 | (REG_FIFO_DATA << 1));
+  select(true);
+  spi_byte(addr);
+  for (uint8_t i = 0; i < n; i++) data[i] = spi_byte(i + 1 < n ? addr : 0);
+  select(false);
 }
 
 uint8_t Mfrc522::version() { return read_reg(REG_VERSION); }
@@ -98,39 +147,68 @@ uint8_t Mfrc522::version() { return read_reg(REG_VERSION); }
 bool Mfrc522::begin() {
   pinMode(ss_, OUTPUT);
   digitalWrite(ss_, HIGH);
-#if defined(__AVR__)
-  ss_port_ = portOutputRegister(digitalPinToPort(ss_));
-  ss_mask_ = digitalPinToBitMask(ss_);
-#endif
   SPI.begin();
+  SPI.beginTransaction(kSpi); // for good: the reader is the only SPI device (see spi_byte)
   pinMode(rst_, OUTPUT);
+  start_reset();
+  Health h;
+  while ((h = finish_reset()) == STARTING) {
+  }
+  return h == UP;
+}
+
+// A hard reset (RST low > 100 ns): every register back to its reset value, antenna off. The chip then
+// starts its oscillator; CommandReg.PowerDown reads 1 until it is up (datasheet §8.8.2: the crystal's
+// start-up time + 37.74 us). Instead of a fixed delay (the usual 2 x 50 ms), finish_reset() polls that bit,
+// so a loop pass never waits for it.
+void Mfrc522::start_reset() {
   digitalWrite(rst_, LOW);
-  delayMicroseconds(2); // hard power-down needs > 100 ns
+  delayMicroseconds(2);
   digitalWrite(rst_, HIGH);
-  delay(50); // oscillator start-up: the datasheet allows ~38 us, cheap crystals take longer
-  write_reg(REG_COMMAND, CMD_SOFT_RESET);
-  delay(50);
+  ready_ = false;
+  starting_ = true;
+  start_us_ = micros();
+}
+
+Mfrc522::Health Mfrc522::finish_reset() {
+  if (read_reg(REG_COMMAND) & COMMAND_POWER_DOWN) {
+    if ((uint32_t)(micros() - start_us_) < RFID_STARTUP_TIMEOUT_US) return STARTING;
+    starting_ = false; // never came up: DOWN; check() starts over next time
+    return DOWN;
+  }
+  starting_ = false;
+  if (!version_ok(version())) return DOWN; // MISO pulled low (no module) reads PowerDown = 0 too
+  configure();
+  ready_ = true;
+  return UP;
+}
+
+void Mfrc522::configure() {
   write_reg(REG_TX_MODE, 0x00); // 106 kBd, no CRC added by the chip (we send our own CRC_A)
   write_reg(REG_RX_MODE, 0x00);
-  write_reg(REG_T_MODE, 0x80);  // TAuto
-  write_reg(REG_T_PRESCALER, 0xA9);
+  write_reg(REG_T_MODE, T_MODE_VALUE);
+  write_reg(REG_T_PRESCALER, RFID_TIMER_PRESCALER);
   write_reg(REG_T_RELOAD_H, 0x00);
   write_reg(REG_T_RELOAD_L, RFID_TIMER_RELOAD);
   write_reg(REG_TX_ASK, 0x40);  // 100 % ASK modulation, required by ISO 14443A
   write_reg(REG_MODE, 0x3D);    // CRC preset 0x6363 (unused by us, but the documented default for type A)
   write_reg(REG_COLL, 0x00);    // ValuesAfterColl = 0: received bits after a collision read as 0
   field(false);                 // the caller's inventory schedule switches it on (tags need 5 ms of field)
-  ready_ = version_ok(version());
-  return ready_;
 }
 
-bool Mfrc522::check() {
+Mfrc522::Health Mfrc522::check() {
+  if (starting_) return finish_reset();
   if (!version_ok(version())) {
     ready_ = false;
-    return false;
+    return DOWN;
   }
-  if (!ready_) return begin(); // the chip came back (re-plugged, brown-out): configure it again
-  return true;
+  // Answering, but unconfigured: it came back after a fault, or a brown-out reset it (its registers are
+  // at their reset values then: TModeReg 0x00). Start it over, without waiting here.
+  if (!ready_ || read_reg(REG_T_MODE) != T_MODE_VALUE) {
+    start_reset();
+    return STARTING;
+  }
+  return UP;
 }
 
 void Mfrc522::field(bool on) {
@@ -140,29 +218,34 @@ void Mfrc522::field(bool on) {
 
 Mfrc522::Status Mfrc522::transceive(const uint8_t *tx, uint8_t tx_len, uint8_t bit_framing, uint8_t *rx,
                                     uint8_t *rx_len, uint8_t *rx_last_bits, uint8_t *coll_pos) {
-  // rx == nullptr: send only (HLTA) — done when the frame is out (TxIRq).
   write_reg(REG_COMMAND, CMD_IDLE);
+  // The timer runs on its own (datasheet §8.5): Idle does not stop it, and a frame nobody answered (an
+  // HLTA) leaves it counting. Stopped here, before the IRQ bits are cleared, it cannot raise a stale
+  // TimerIRq during this frame (which would read as "no tag answered").
+  write_reg(REG_CONTROL, CONTROL_TSTOP_NOW);
   write_reg(REG_COM_IRQ, 0x7F);     // clear all interrupt request bits
   write_reg(REG_FIFO_LEVEL, 0x80);  // flush the FIFO
-  for (uint8_t i = 0; i < tx_len; i++) write_reg(REG_FIFO_DATA, tx[i]);
+  write_fifo(tx, tx_len);
   write_reg(REG_BIT_FRAMING, bit_framing);
   write_reg(REG_COMMAND, CMD_TRANSCEIVE);
   write_reg(REG_BIT_FRAMING, (uint8_t)(bit_framing | 0x80)); // StartSend
+  bool send_only = rx == nullptr && *rx_len == 0;
   uint32_t start = micros();
-  for (;;) {
+  for (uint8_t n = 1;; n++) {
     uint8_t irq = read_reg(REG_COM_IRQ);
-    if (rx == nullptr && (irq & 0x40)) return ST_OK; // TxIRq: sent
-    if (irq & 0x30) break;                     // RxIRq or IdleIRq: a frame was received
-    if (irq & 0x01) return ST_TIMEOUT;         // TimerIRq: no tag answered
-    if ((uint32_t)(micros() - start) > RFID_GUARD_US) return ST_ERROR;
+    if (send_only && (irq & 0x40)) return ST_OK; // TxIRq: sent
+    if (irq & 0x30) break;                       // RxIRq or IdleIRq: a frame was received
+    if (irq & 0x01) return ST_TIMEOUT;           // TimerIRq: no tag answered
+    // The guard only catches a dead chip: looking at the clock every 16th read keeps each read short.
+    if ((n & 15) == 0 && (uint32_t)(micros() - start) > RFID_GUARD_US) return ST_ERROR;
   }
-  write_reg(REG_BIT_FRAMING, bit_framing);
+  if (rx == nullptr) return ST_OK; // something answered: enough for a REQA/WUPA
   uint8_t err = read_reg(REG_ERROR);
   if (err & ERR_BUFFER_OVFL) return ST_ERROR;
   uint8_t n = read_reg(REG_FIFO_LEVEL);
   if (n == 0) return ST_TIMEOUT;               // nothing usable was received
   if (n > *rx_len) return ST_ERROR;
-  for (uint8_t i = 0; i < n; i++) rx[i] = read_reg(REG_FIFO_DATA);
+  read_fifo(rx, n);
   *rx_len = n;
   *rx_last_bits = (uint8_t)(read_reg(REG_CONTROL) & 0x07);
   // A collision comes first: the collided byte's parity bit may be wrong as well (NXP's reader library
@@ -174,6 +257,12 @@ Mfrc522::Status Mfrc522::transceive(const uint8_t *tx, uint8_t tx_len, uint8_t b
   }
   if (err & (ERR_PARITY | ERR_PROTOCOL)) return ST_ERROR;
   return ST_OK;
+}
+
+Mfrc522::Status Mfrc522::request(uint8_t cmd) {
+  uint8_t rx_len = 1, last_bits = 0, coll = 0; // rx_len != 0 without a buffer: "did anything answer?"
+  // Several tags with different ATQAs collide here (or garble it): someone answered all the same.
+  return transceive(&cmd, 1, 0x07, nullptr, &rx_len, &last_bits, &coll); // short frame: 7 bits
 }
 
 bool Mfrc522::select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak) {
@@ -238,24 +327,15 @@ void Mfrc522::halt() {
   buf[2] = (uint8_t)(crc & 0xFF);
   buf[3] = (uint8_t)(crc >> 8);
   uint8_t rx_len = 0, last_bits = 0, coll = 0;
-  // A halted tag does not answer, so there is nothing to wait for once the frame is out: the next command
-  // comes in a later loop pass, well after the tag's frame delay (~90 us).
+  // A halted tag does not answer, so there is nothing to wait for once the frame is out: the next frame
+  // comes later than a tag's frame delay (~90 us) anyway (its SPI set-up alone takes longer).
   transceive(buf, 4, 0, nullptr, &rx_len, &last_bits, &coll);
 }
 
-Mfrc522::Step Mfrc522::inventory_step(TagUid *uid) {
-  if (!version_ok(version())) {
-    ready_ = false;
-    return FAULT;
-  }
-  uint8_t reqa = PICC_REQA;
-  uint8_t atqa[2];
-  uint8_t rx_len = sizeof(atqa), last_bits = 0, coll = 0;
-  Status st = transceive(&reqa, 1, 0x07, atqa, &rx_len, &last_bits, &coll); // short frame: 7 bits
-  // Several tags with different ATQAs collide here (or garble it): someone answered, anticollision sorts
-  // them out.
-  if (st == ST_TIMEOUT) return EMPTY;
-
+Mfrc522::Step Mfrc522::poll(TagUid *uid) {
+  Status st = request(PICC_REQA);
+  if (st == ST_TIMEOUT) return EMPTY; // the timer ran out: nobody answered
+  if (st != ST_OK) return FAILED;     // the chip itself did not work (the guard ran out): proves nothing
   static const uint8_t sel[3] = {PICC_SEL_CL1, PICC_SEL_CL2, PICC_SEL_CL3};
   uint8_t len = 0;
   for (uint8_t level = 0; level < 3; level++) {
@@ -274,4 +354,65 @@ Mfrc522::Step Mfrc522::inventory_step(TagUid *uid) {
     return TAG;
   }
   return FAILED;
+}
+
+Mfrc522::Presence Mfrc522::presence(const TagUid &uid, bool shared_upper) {
+  Status wupa = request(PICC_WUPA);
+  if (wupa == ST_TIMEOUT) return ABSENT; // no halted (or idle) tag at all: nothing to put back either
+  if (wupa != ST_OK) {                   // the chip itself did not work: put back whatever it may have woken
+    halt();
+    return UNSURE;
+  }
+  static const uint8_t sel[3] = {PICC_SEL_CL1, PICC_SEL_CL2, PICC_SEL_CL3};
+  uint8_t levels = uid.len == 4 ? 1 : uid.len == 7 ? 2 : 3;
+  for (uint8_t level = 0; level < levels; level++) {
+    // UID CLn: the cascade tag and 3 UID bytes below the last level, the last 4 bytes at it; then BCC.
+    uint8_t cl[5];
+    bool last = level + 1 == levels;
+    tag_uid_level(uid, level, cl);
+    cl[4] = (uint8_t)(cl[0] ^ cl[1] ^ cl[2] ^ cl[3]);
+    uint8_t buf[9];
+    uint8_t rx[5];
+    uint8_t rx_len = sizeof(rx), last_bits = 0, coll = 0;
+    buf[0] = sel[level];
+    if (last && levels > 1 && shared_upper) {
+      // Another known tag is at this level too: ANTICOLLISION with all 32 bits (NVB 0x60) singles this one
+      // out (it answers its BCC), the other stays READY*, silent: the HLTA puts it back to HALT.
+      buf[1] = NVB_32_BITS;
+      memcpy(buf + 2, cl, 4);
+      Status st = transceive(buf, 6, 0, rx, &rx_len, &last_bits, &coll);
+      halt();
+      if (st == ST_TIMEOUT) return ABSENT;
+      return st == ST_OK && rx_len == 1 && last_bits == 0 && rx[0] == cl[4] ? PRESENT : UNSURE;
+    }
+    if (last && levels > 1) {
+      // ANTICOLLISION, no UID bit given (NVB 0x20): every tag still at this level answers its UID CLn.
+      // The SELECTs before sent the others back, so that is this tag alone — or, were another tag to share
+      // its upper cascade levels, a collision we see (instead of a silent tag left READY).
+      buf[1] = 0x20;
+      Status st = transceive(buf, 2, 0, rx, &rx_len, &last_bits, &coll);
+      if (st == ST_TIMEOUT) return ABSENT; // everybody woken is back in HALT / IDLE already
+      if (st == ST_OK && rx_len == 5 && last_bits == 0 && memcmp(rx, cl, 5) == 0) return PRESENT;
+      halt(); // an answer, not this tag's (ST_OK: another tag's) or garbled: back to HALT / IDLE
+      return st == ST_OK && rx_len == 5 && last_bits == 0 ? ABSENT : UNSURE;
+    }
+    // SELECT: the tag goes on to the next level (or, with a 4-byte UID, ACTIVE*), every other woken tag
+    // back to HALT / IDLE.
+    buf[1] = NVB_SELECT;
+    memcpy(buf + 2, cl, 5);
+    uint16_t crc = crc_a(buf, 7);
+    buf[7] = (uint8_t)(crc & 0xFF);
+    buf[8] = (uint8_t)(crc >> 8);
+    rx_len = 3;
+    Status st = transceive(buf, 9, 0, rx, &rx_len, &last_bits, &coll);
+    if (st == ST_TIMEOUT) return ABSENT;
+    uint16_t sak_crc = crc_a(rx, 1);
+    bool ok = st == ST_OK && rx_len == 3 && last_bits == 0 && rx[1] == (uint8_t)(sak_crc & 0xFF) &&
+              rx[2] == (uint8_t)(sak_crc >> 8) && ((rx[0] & SAK_UID_INCOMPLETE) != 0) == !last;
+    if (!ok) {
+      halt();
+      return UNSURE;
+    }
+  }
+  return PRESENT; // a 4-byte UID, selected (ACTIVE*)
 }

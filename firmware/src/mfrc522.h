@@ -1,22 +1,37 @@
-// A focused MFRC522 (ISO 14443A reader) driver: reset/init, RF field on/off, and an inventory step —
-// REQA, anticollision + select over cascade levels 1-3 (4-, 7- and 10-byte UIDs) resolving collisions bit
-// by bit, HLTA. Nothing else: no MIFARE authentication, no data blocks.
+// A focused MFRC522 (ISO 14443A reader) driver: reset/init, RF field on/off, a *poll* for new tags and a
+// *presence check* of a known one, over cascade levels 1-3 (4-, 7- and 10-byte UIDs), resolving collisions
+// bit by bit. Nothing else: no MIFARE authentication, no data blocks.
 //
-// Inventory (several tags in the field), following the ISO/IEC 14443-3 PICC state machine:
-//   field off >= 5.1 ms (every tag loses power)  ->  field on, >= 5.1 ms unmodulated (tags reach IDLE)
-//   step:  REQA -> only IDLE tags answer (READY); anticollision/select one of them (ACTIVE); HLTA it (HALT).
-//          The other READY tags take the HLTA as "another command" and fall back to IDLE.
-//   repeat the step until a REQA is not answered: every tag in the field was read exactly once.
-// Why not WUPA: WUPA also wakes HALT tags, and a tag woken from HALT (READY*) that is not the one selected
-// falls back to HALT, not IDLE, on the next command — so after one WUPA a REQA loop would miss every tag
-// but one. Switching the field off is the one way to bring every tag back to IDLE; it costs no loop time
-// (station.cpp switches it between cycles).
+// How several tags are kept track of with the field left on (ISO/IEC 14443-3 PICC states; station.cpp
+// schedules the frames, tag_presence.h keeps the books):
+//   poll():     REQA. Only IDLE tags answer: a tag that just entered the field (or lost power), never a
+//               known one, which is HALTed. An answer is read at once — anticollision + SELECT per cascade
+//               level (the tag goes ACTIVE; the others that answered the REQA go back to IDLE on the SELECT
+//               that is not theirs) — and HLTA (ACTIVE -> HALT). No answer: no new powered tag was in the
+//               field when the REQA went out (a tag needs up to 5 ms of field before it answers).
+//   presence(): WUPA (HALT tags -> READY*, IDLE ones -> READY), then SELECT with the tag's own UID at every
+//               cascade level but the last — every other woken tag takes the SELECT that is not its own as
+//               an error and falls back to HALT (READY*) or IDLE (READY) — and at the last level of a 7- or
+//               10-byte UID an ANTICOLLISION with no UID bit given, which only the tags still at that level
+//               answer: this one alone (a tag sharing its upper levels would collide with it: seen, not
+//               silent). A 4-byte UID is SELECTed (ACTIVE*). The checked tag is left READY*/ACTIVE* and the
+//               next poll's REQA sends it back to HALT ("any other command"), without an answer, so that
+//               REQA is an honest poll for new tags; only a check that went wrong ends with an HLTA.
+//               Air time for a 7-byte UID: WUPA 0.37 ms, SELECT CL1 1.15 ms, ANTICOLLISION CL2 0.72 ms.
+// After a failed read (a frame lost on the way), tags may be left READY or ACTIVE; the next REQA sends them
+// back to IDLE without an answer, so that REQA proves nothing (the station does not count it as empty).
 //
 // Collisions: at a collision in an anticollision answer the driver reads the collision position
 // (CollReg), keeps the bits before it, takes the `1` branch for the collided bit and asks again with those
 // bits (NVB), until one tag is left. CollPos counts from bit 0 of the first FIFO byte, including the
 // RxAlign bits of a partial first byte (as NXP's reader library reads the RC52x), so the collided UID bit
 // is 8 x (full bytes sent) + CollPos.
+//
+// Timing (air times at 106 kbit/s, 9.44 us a bit): a tag answers after a fixed frame delay (~86-91 us,
+// n = 9), so the chip's timer (started at the end of each transmission, stopped by the 5th received bit)
+// waits 0.2 ms, not 1 ms: an empty poll takes ~0.35 ms. A presence check of a 7-byte UID takes ~2.5 ms,
+// a 4-byte one ~1.7 ms (hardware/protocol.md, RFID timing). FIFO bytes go in one SPI burst each way. The timer is stopped explicitly before every frame (it runs independently of
+// commands: a timer left running by an HLTA would fire during the next frame).
 //
 // CRC_A is computed in software (crc_a(), pure and host-tested) instead of with the chip's coprocessor:
 // no extra SPI round trips and no polling loop.
@@ -33,26 +48,45 @@ uint16_t crc_a(const uint8_t *data, uint8_t len);
 class Mfrc522 {
 public:
   enum Step : uint8_t {
-    EMPTY = 0, // the REQA was not answered: no IDLE tag left in the field
+    EMPTY = 0, // the REQA was not answered: no IDLE tag in the field
     TAG = 1,   // *uid is filled and the tag is halted
-    FAILED = 2, // something answered, but the read did not survive the checks (noise, a lost frame)
-    FAULT = 3  // the chip itself does not answer on SPI (unplugged, no power)
+    FAILED = 2 // something answered, but the read did not survive the checks (noise, a lost frame, no chip)
+  };
+  enum Presence : uint8_t {
+    PRESENT = 0, // the tag answered its own UID
+    ABSENT = 1,  // nothing answered
+    UNSURE = 2   // something answered, garbled (noise, a collision): neither present nor absent
   };
 
-  // Pins are fixed in pins.h; SPI uses the hardware SPI pins.
+  // Pins are fixed in pins.h (on the AVR, SS is driven as the pins.h pin directly); SPI uses the hardware
+  // SPI pins.
   Mfrc522(uint8_t ss_pin, uint8_t rst_pin) : ss_(ss_pin), rst_(rst_pin), ready_(false) {}
 
+  enum Health : uint8_t {
+    UP = 0,       // configured and answering
+    STARTING = 1, // coming back up after a reset (oscillator start-up): ask again next loop pass
+    DOWN = 2      // does not answer on SPI (VersionReg 0x00/0xFF), or never finished starting
+  };
+
   // Hard reset and configure the chip (RF field off); returns false when it does not answer
-  // (VersionReg 0x00/0xFF). Blocks ~100 ms (oscillator start-up).
+  // (VersionReg 0x00/0xFF). Waits for the oscillator (CommandReg.PowerDown clears, typically ~1 ms; at
+  // most RFID_STARTUP_TIMEOUT_US): for setup(), not for the loop.
   bool begin();
-  // True when the chip answers; re-initialises it (begin(), field off) when it came back after a fault.
-  bool check();
+  // For the loop, never blocking: UP when the chip answers and still holds our configuration; when it
+  // came back after a fault or lost its configuration (a brown-out reset it), a hard reset is started and
+  // each later call advances it (STARTING) until the chip is configured again (UP, field off).
+  Health check();
   // Switches the RF field (both antenna drivers) on or off.
   void field(bool on);
-  // One inventory step (see above): REQA, select one tag, HLTA. Blocks the caller for the whole read (see
-  // hardware/protocol.md, Timing, for measured figures), ~1.3 ms when no tag answers (the 1 ms timeout).
-  Step inventory_step(TagUid *uid);
-  // HLTA to the tag that is currently selected (after a step that read a tag twice in one cycle).
+  // A poll (see above): REQA; when answered, reads one tag (anticollision + SELECT) and halts it. Blocks
+  // for the whole read (hardware/protocol.md, RFID timing), ~0.35 ms when nobody answers.
+  Step poll(TagUid *uid);
+  // A presence check of a known, HALTed tag (see above). Leaves it READY*/ACTIVE* (the next REQA halts
+  // it), every other tag HALTed, new ones IDLE.
+  // shared_upper: another known tag has the same upper cascade levels (TagPresence::shares_upper_levels):
+  // the last level is then checked by its 32 bits and the check ends with an HLTA.
+  Presence presence(const TagUid &uid, bool shared_upper);
+  // HLTA: the ACTIVE tag (and any READY* one) to HALT, READY ones to IDLE. Done when the frame is out.
   void halt();
   uint8_t version();
 
@@ -61,18 +95,24 @@ private:
   void select(bool on);
   uint8_t read_reg(uint8_t reg);
   void write_reg(uint8_t reg, uint8_t value);
+  void write_fifo(const uint8_t *data, uint8_t n); // one SPI burst
+  void read_fifo(uint8_t *data, uint8_t n);
+  // Sends a frame and waits for the answer. rx == nullptr with *rx_len == 0: send only (done at TxIRq);
+  // rx == nullptr with *rx_len != 0: only whether something answered (ST_OK) or not (ST_TIMEOUT).
   Status transceive(const uint8_t *tx, uint8_t tx_len, uint8_t bit_framing, uint8_t *rx, uint8_t *rx_len,
                     uint8_t *rx_last_bits, uint8_t *coll_pos);
+  Status request(uint8_t cmd); // REQA / WUPA (a 7-bit short frame): ST_OK when something answered
   bool select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak);
   static bool version_ok(uint8_t v) { return v != 0x00 && v != 0xFF; }
+  void start_reset();    // RST pulse; the chip then starts its oscillator
+  Health finish_reset(); // STARTING until CommandReg.PowerDown clears, then configures: UP (or DOWN)
+  void configure();
 
   uint8_t ss_;
   uint8_t rst_;
   bool ready_;
-#if defined(__AVR__)
-  volatile uint8_t *ss_port_ = nullptr;
-  uint8_t ss_mask_ = 0;
-#endif
+  bool starting_ = false;
+  uint32_t start_us_ = 0;
 };
 
 #endif

@@ -8,6 +8,9 @@
 // Why these pins:
 //  - BUTTON on D2: an external-interrupt pin on every board (INT0 on the 328P, INT4 on the Mega), so the
 //    first edge is timestamped in an ISR with the lowest latency the core offers.
+//  - SLAP on D3, the other external-interrupt pin (INT1 / INT5), for the same reason: the optional piezo
+//    sensor's comparator output (open collector, active low; the internal pull-up keeps the pin quiet when no
+//    sensor is fitted). The 328P's own analog comparator (AIN0/AIN1) is not used: AIN0 is D6, the lamp.
 //  - The MFRC522 sits on the hardware SPI pins (fixed by the chip: D11-D13 on the 328P, D50-D52 on the
 //    Mega). RFID_SS must be an output while SPI is master; on the Mega the board's SS pin D53 is used.
 //  - HX711 and the lamp use plain digital pins; the lamp pin (D6, OC0A) could be dimmed with PWM later.
@@ -20,6 +23,7 @@
 
 #define ZT_PIN_TABLE(X)              \
   X(BUTTON, 2, 2, ZT_SEAT)           \
+  X(SLAP, 3, 3, ZT_BOTH)             \
   X(HX711_DOUT, 4, 4, ZT_SEAT)       \
   X(HX711_SCK, 5, 5, ZT_SEAT)        \
   X(LAMP, 6, 6, ZT_SEAT)             \

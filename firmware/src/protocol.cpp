@@ -40,13 +40,18 @@ LineReader::Result LineReader::feed(uint8_t byte) {
       len_ = 0;
       return TOO_LONG;
     }
-    if (len_ > 0 && buf_[len_ - 1] == '\r') len_--;
-    if (len_ > PROTO_MAX_LINE) { // exactly one byte too many, kept because it might have been a `\r`
+    // One `\r` before the `\n` stays in the line: proto_check_frame() drops exactly one, so a second one
+    // is a bad character there (never silently accepted).
+    bool cr = len_ > 0 && buf_[len_ - 1] == '\r';
+    if (len_ - (cr ? 1 : 0) > PROTO_MAX_LINE) { // one byte too many, kept because it might have been a `\r`
       len_ = 0;
       return TOO_LONG;
     }
     buf_[len_] = '\0';
-    if (len_ == 0) return NONE; // empty lines are ignored: a host may send `\n` to flush line noise
+    if (len_ == (cr ? 1 : 0)) { // empty lines are ignored: a host may send `\n` to flush line noise
+      len_ = 0;
+      return NONE;
+    }
     ready_ = true;
     return LINE;
   }
@@ -170,9 +175,17 @@ uint8_t proto_parse_command(const char *line, size_t len, Command *cmd) {
   cmd->has_id = true;
   cmd->id = (uint16_t)id;
   if (n < 2) return STATUS_BAD_SYNTAX;
-  if (n > MAX_TOKENS) return STATUS_BAD_ARGUMENT;
   const Token &verb = tok[1];
   const Token *args = tok + 2;
+  // The verb is looked up before the arguments are counted (protocol.md, Checks and their order): an
+  // unknown verb with many arguments is UNKNOWN_KEYWORD. No command takes more than MAX_TOKENS - 2
+  // arguments, so beyond that only the verb was stored and the count alone makes BAD_ARGUMENT.
+  if (!token_is(verb, "ping") && !token_is(verb, "info") && !token_is(verb, "tare") && !token_is(verb, "raw") &&
+      !token_is(verb, "scale") && !token_is(verb, "lamp") && !token_is(verb, "calibrate") && !token_is(verb, "id") &&
+      !token_is(verb, "stream")) {
+    return STATUS_UNKNOWN_KEYWORD;
+  }
+  if (n > MAX_TOKENS) return STATUS_BAD_ARGUMENT;
   uint8_t nargs = (uint8_t)(n - 2);
 
   if (token_is(verb, "ping") || token_is(verb, "info") || token_is(verb, "tare") || token_is(verb, "raw") ||
@@ -234,7 +247,7 @@ uint8_t proto_parse_command(const char *line, size_t len, Command *cmd) {
     }
     return STATUS_BAD_ARGUMENT;
   }
-  return STATUS_UNKNOWN_KEYWORD;
+  return STATUS_UNKNOWN_KEYWORD; // not reached: every verb above was checked first
 }
 
 // ------------------------------------------------------------------------------------------ line writer

@@ -13,9 +13,9 @@
 
 #include "status_codes.h"
 
-#define PROTO_VERSION 1
+#define PROTO_VERSION 2 // hardware/protocol.md, Changes: TAG± carry their window; SLAP
 // Longest line in either direction, counted before the `\n` and including the `*XX` checksum. A host may
-// end lines with `\r\n`; the `\r` is not counted.
+// end lines with `\r\n`; that one `\r` is not counted (a second one is a bad character).
 #define PROTO_MAX_LINE 96
 #define PROTO_MAX_STATION_ID 16 // station ids: 1..16 of [A-Za-z0-9._-]
 #define PROTO_MAX_UID 10        // ISO 14443A UIDs are 4, 7 or 10 bytes
@@ -31,10 +31,16 @@ class LineReader {
 public:
   enum Result : uint8_t {
     NONE = 0,    // line not complete yet (or an empty line, which is ignored)
-    LINE = 1,    // a line is ready: line() / length(), valid until the next feed()
+    LINE = 1,    // a line is ready: line() / length() (a trailing `\r` included), valid until the next feed()
     TOO_LONG = 2 // a line longer than PROTO_MAX_LINE ended; it was discarded
   };
   LineReader() : len_(0), overflow_(false), ready_(false) {}
+  // Back to the power-on state (in place: no temporary on the stack).
+  void reset() {
+    len_ = 0;
+    overflow_ = false;
+    ready_ = false;
+  }
   Result feed(uint8_t byte);
   const char *line() const { return buf_; }
   uint8_t length() const { return len_; }

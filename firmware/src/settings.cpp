@@ -50,17 +50,29 @@ static bool decode_station(const uint8_t *p, char out[PROTO_MAX_STATION_ID + 1])
   return proto_valid_station_id(out, strlen(out));
 }
 
-bool settings_decode(const uint8_t rec[SETTINGS_RECORD_SIZE], Settings *s, uint8_t *seq) {
+// The station id as stored: valid and NUL-terminated? (No copy: this runs on the boot path, where stack
+// depth counts.)
+static bool station_ok(const uint8_t *p) {
+  return proto_valid_station_id((const char *)p, strnlen((const char *)p, PROTO_MAX_STATION_ID));
+}
+
+bool settings_check(const uint8_t rec[SETTINGS_RECORD_SIZE], uint8_t *seq) {
   if (rec[0] != 'Z' || rec[1] != 'T' || rec[2] != SETTINGS_VERSION) return false;
   uint16_t crc = settings_crc16(rec, 34);
   if (rec[34] != (uint8_t)(crc & 0xFF) || rec[35] != (uint8_t)(crc >> 8)) return false;
+  if (!station_ok(rec + 4)) return false;
+  *seq = rec[3];
+  return true;
+}
+
+bool settings_decode(const uint8_t rec[SETTINGS_RECORD_SIZE], Settings *s, uint8_t *seq) {
+  if (!settings_check(rec, seq)) return false;
   Settings out;
   if (!decode_station(rec + 4, out.station)) return false;
   out.tare = (int32_t)get32(rec + 21);
   out.per_kg = (int32_t)get32(rec + 25);
   out.boot = get32(rec + 29);
   *s = out;
-  *seq = rec[3];
   return true;
 }
 
@@ -76,54 +88,74 @@ bool settings_decode_v1(const uint8_t rec[SETTINGS_V1_SIZE], Settings *s) {
   return true;
 }
 
-int8_t settings_pick(const uint8_t a[SETTINGS_RECORD_SIZE], const uint8_t b[SETTINGS_RECORD_SIZE], Settings *s,
-                     uint8_t *seq) {
-  Settings sa, sb;
-  uint8_t qa = 0, qb = 0;
-  bool va = settings_decode(a, &sa, &qa);
-  bool vb = settings_decode(b, &sb, &qb);
+// Which of two valid/invalid slots is current: 0 = A, 1 = B, -1 = neither (va/vb: valid; qa/qb: seq).
+static int8_t pick(bool va, uint8_t qa, bool vb, uint8_t qb) {
   if (!va && !vb) return -1;
   // Both valid: the newer one (sequence numbers wrap; the two slots are normally one apart).
   bool take_b = vb && (!va || (uint8_t)(qb - qa) < 128);
   if (take_b && va && qa == qb) take_b = false; // equal (cannot happen by our writes): prefer A
-  *s = take_b ? sb : sa;
-  *seq = take_b ? qb : qa;
   return take_b ? 1 : 0;
 }
 
-static const uint16_t kSlotAddr[2] = {SETTINGS_SLOT_A_ADDR, SETTINGS_SLOT_B_ADDR};
+int8_t settings_pick(const uint8_t a[SETTINGS_RECORD_SIZE], const uint8_t b[SETTINGS_RECORD_SIZE], Settings *s,
+                     uint8_t *seq) {
+  uint8_t qa = 0, qb = 0;
+  bool va = settings_check(a, &qa);
+  bool vb = settings_check(b, &qb);
+  int8_t which = pick(va, qa, vb, qb);
+  if (which >= 0) settings_decode(which == 1 ? b : a, s, seq); // checked above: cannot fail
+  return which;
+}
 
-// Reads both slots: which one is current (-1: none), its settings and sequence number.
-static int8_t read_current(Settings *s, uint8_t *seq) {
-  uint8_t a[SETTINGS_RECORD_SIZE];
-  uint8_t b[SETTINGS_RECORD_SIZE];
-  eeprom_read_block(a, (const void *)(uintptr_t)kSlotAddr[0], SETTINGS_RECORD_SIZE);
-  eeprom_read_block(b, (const void *)(uintptr_t)kSlotAddr[1], SETTINGS_RECORD_SIZE);
-  return settings_pick(a, b, s, seq);
+static const uint16_t kSlotAddr[2] = {SETTINGS_SLOT_A_ADDR, SETTINGS_SLOT_B_ADDR};
+static_assert(SETTINGS_RECORD_SIZE % 4 == 0, "settings_save reads the record back 4 bytes at a time");
+static_assert(SETTINGS_V1_SIZE <= SETTINGS_RECORD_SIZE, "settings_load reads the version-1 record into the same buffer");
+
+// Which slot is current (-1: none) and its sequence number. Reads one slot at a time into the caller's
+// buffer (the boot path's stack depth counts: firmware/README.md, Budget); on return `rec` holds the last
+// slot read, not necessarily the current one.
+static int8_t current_slot(uint8_t rec[SETTINGS_RECORD_SIZE], uint8_t *seq) {
+  uint8_t q[2] = {0, 0};
+  bool valid[2];
+  for (uint8_t i = 0; i < 2; i++) {
+    eeprom_read_block(rec, (const void *)(uintptr_t)kSlotAddr[i], SETTINGS_RECORD_SIZE);
+    valid[i] = settings_check(rec, &q[i]);
+  }
+  int8_t which = pick(valid[0], q[0], valid[1], q[1]);
+  if (which >= 0) *seq = q[(uint8_t)which];
+  return which;
 }
 
 bool settings_load(Settings *s) {
+  uint8_t rec[SETTINGS_RECORD_SIZE]; // also holds the 33-byte version-1 record
   uint8_t seq = 0;
-  if (read_current(s, &seq) >= 0) return true;
-  uint8_t v1[SETTINGS_V1_SIZE];
-  eeprom_read_block(v1, (const void *)(uintptr_t)SETTINGS_V1_ADDR, SETTINGS_V1_SIZE);
-  if (settings_decode_v1(v1, s)) return true; // firmware 0.1.0's record: migrated by the next save
+  int8_t cur = current_slot(rec, &seq);
+  if (cur >= 0) {
+    eeprom_read_block(rec, (const void *)(uintptr_t)kSlotAddr[(uint8_t)cur], SETTINGS_RECORD_SIZE);
+    if (settings_decode(rec, s, &seq)) return true;
+  }
+  eeprom_read_block(rec, (const void *)(uintptr_t)SETTINGS_V1_ADDR, SETTINGS_V1_SIZE);
+  if (settings_decode_v1(rec, s)) return true; // firmware 0.1.0's record: migrated by the next save
   settings_defaults(s);
   return false;
 }
 
 bool settings_save(const Settings &s) {
-  Settings current;
-  uint8_t seq = 0;
-  int8_t cur = read_current(&current, &seq);
-  uint8_t slot = cur == 0 ? 1 : 0; // the slot that is not current (A when neither is valid)
   uint8_t rec[SETTINGS_RECORD_SIZE];
-  uint8_t back[SETTINGS_RECORD_SIZE];
+  uint8_t seq = 0;
+  int8_t cur = current_slot(rec, &seq);
+  uint8_t slot = cur == 0 ? 1 : 0; // the slot that is not current (A when neither is valid)
   settings_encode(s, (uint8_t)(cur < 0 ? 1 : seq + 1), rec);
+  uint16_t addr = kSlotAddr[slot];
   // The CRC goes in last (a call of its own: avr-libc's eeprom_update_block writes from the last byte
   // down). Until it is complete the slot does not decode, so the other slot stays current.
-  eeprom_update_block(rec, (void *)(uintptr_t)kSlotAddr[slot], SETTINGS_RECORD_SIZE - 2);
-  eeprom_update_block(rec + SETTINGS_RECORD_SIZE - 2, (void *)(uintptr_t)(kSlotAddr[slot] + SETTINGS_RECORD_SIZE - 2), 2);
-  eeprom_read_block(back, (const void *)(uintptr_t)kSlotAddr[slot], SETTINGS_RECORD_SIZE);
-  return memcmp(rec, back, SETTINGS_RECORD_SIZE) == 0;
+  eeprom_update_block(rec, (void *)(uintptr_t)addr, SETTINGS_RECORD_SIZE - 2);
+  eeprom_update_block(rec + SETTINGS_RECORD_SIZE - 2, (void *)(uintptr_t)(addr + SETTINGS_RECORD_SIZE - 2), 2);
+  // Read back in small pieces (no second 36-byte buffer on the stack).
+  for (uint8_t i = 0; i < SETTINGS_RECORD_SIZE; i += 4) {
+    uint8_t back[4];
+    eeprom_read_block(back, (const void *)(uintptr_t)(addr + i), 4);
+    if (memcmp(back, rec + i, 4) != 0) return false;
+  }
+  return true;
 }

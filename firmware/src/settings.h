@@ -39,6 +39,8 @@ struct Settings {
 void settings_defaults(Settings *s);
 uint16_t settings_crc16(const uint8_t *data, uint8_t len);
 void settings_encode(const Settings &s, uint8_t seq, uint8_t rec[SETTINGS_RECORD_SIZE]);
+// True (and *seq set) for a complete, valid record: magic, layout version, CRC, station id. Copies nothing.
+bool settings_check(const uint8_t rec[SETTINGS_RECORD_SIZE], uint8_t *seq);
 // Returns false (and leaves *s alone) for a blank or corrupt record.
 bool settings_decode(const uint8_t rec[SETTINGS_RECORD_SIZE], Settings *s, uint8_t *seq);
 bool settings_decode_v1(const uint8_t rec[SETTINGS_V1_SIZE], Settings *s);

@@ -19,6 +19,7 @@
 #include "pins.h"
 #include "protocol.h"
 #include "settings.h"
+#include "slap.h"
 #include "tag_presence.h"
 #include "weight_filter.h"
 
@@ -27,6 +28,7 @@
 static_assert(PIN_RFID_MOSI == MOSI && PIN_RFID_MISO == MISO && PIN_RFID_SCK == SCK, "pins.h: SPI pins");
 static_assert(PIN_RFID_SS == SS || PIN_RFID_SS == 10, "pins.h: RFID_SS");
 static_assert(digitalPinToInterrupt(PIN_BUTTON) != NOT_AN_INTERRUPT, "pins.h: BUTTON needs an external interrupt");
+static_assert(digitalPinToInterrupt(PIN_SLAP) != NOT_AN_INTERRUPT, "pins.h: SLAP needs an external interrupt");
 #endif
 
 namespace {
@@ -38,20 +40,32 @@ uint32_t next_seq = 0;
 
 Mfrc522 rfid(PIN_RFID_SS, PIN_RFID_RST);
 TagPresence tags;
+SlapDetector slap;
 
-// The RFID inventory schedule (mfrc522.h): field off (every tag loses power) -> field on (tags reach IDLE)
-// -> a cycle of inventory steps, one per loop pass, until a REQA is not answered -> field off again.
-enum RfidPhase : uint8_t { RFID_FIELD_OFF, RFID_FIELD_ON, RFID_CYCLE };
+// The RFID schedule (mfrc522.h): the field stays on and every known tag HALTed; each step is a poll (REQA)
+// for new tags, then — when nobody answered it — one presence check of a known tag, round robin. A field
+// reset (off >= 5.1 ms, on >= 5.1 ms before the first poll: ISO 14443-3) only at start, after the reader
+// came back, and to find tags that found no slot once a slot is free.
+enum RfidPhase : uint8_t {
+  RFID_DOWN,      // the chip does not answer (or is starting): check it again
+  RFID_FIELD_OFF, // field off (a reset): every tag loses power
+  RFID_FIELD_ON,  // field on, the guard time before the first poll
+  RFID_RUN        // polls and presence checks
+};
 struct Rfid {
   RfidPhase phase;
-  uint32_t phase_us;   // when the phase began
-  uint32_t cycle_us;   // when the last cycle began
-  uint8_t steps;       // steps in this cycle
-  uint8_t failures;    // failed steps in a row
-  bool retry;          // the last step failed: tags may sit in READY, and REQA sends those to IDLE silently
-  uint8_t incomplete;  // incomplete cycles in a row
-  bool chip_fault;     // the MFRC522 does not answer on SPI
-  bool reported_fault; // FAULT+ rfid sent and not yet cleared
+  uint32_t phase_us;      // when the phase began
+  uint32_t last_poll_us;  // the last poll
+  uint32_t last_empty_us; // the last poll nobody answered (TAG+ windows start there); 0 at boot
+  uint32_t round_us;      // when the current round of presence checks began
+  uint32_t health_us;     // when the chip was last checked (VersionReg, TModeReg)
+  uint8_t next_check;     // the slot to check next
+  bool honest;            // the next empty poll proves an empty field (false right after a failed read)
+  bool resync;            // a field reset is due (a tag found no slot, and now a slot is free)
+  bool recount;           // after a field reset: overflow is decided by the first empty poll
+  uint8_t failures;       // failed reads in a row
+  bool chip_fault;        // the MFRC522 does not answer on SPI
+  bool reported_fault;    // FAULT+ rfid sent and not yet cleared
 } rf;
 
 #if STATION_HAS_PAD
@@ -96,7 +110,7 @@ void emit_fault(bool raised, const char *device) {
 
 void emit_tag(const TagChange &c) {
   begin_event(c.t_us, c.arrived ? "TAG+" : "TAG-");
-  out.ch(' ').hex(c.uid.bytes, c.uid.len);
+  out.ch(' ').hex(c.uid.bytes, c.uid.len).ch(' ').u32(c.window_us);
   send();
 }
 
@@ -162,21 +176,33 @@ void finish_pending(int32_t average) {
   send();
 }
 
+// No usable reading for a while: FAULT+ scale after SCALE_FAULT_MS, a waiting tare/calibrate gives up.
+void scale_silent(uint32_t now_ms) {
+  if (!scale_fault && (uint32_t)(now_ms - last_sample_ms) > SCALE_FAULT_MS) {
+    scale_fault = true;
+    emit_fault(true, "scale");
+  }
+  if (pending.active && (uint32_t)(now_ms - pending.progress_ms) > SCALE_COMMAND_TIMEOUT_MS) {
+    pending.active = false;
+    send_err(true, pending.id, STATUS_SENSOR_TIMEOUT);
+  }
+}
+
 void poll_scale() {
   uint32_t now_ms = millis();
   if (!scale.ready()) {
-    if (!scale_fault && (uint32_t)(now_ms - last_sample_ms) > SCALE_FAULT_MS) {
-      scale_fault = true;
-      emit_fault(true, "scale");
-    }
-    if (pending.active && (uint32_t)(now_ms - pending.progress_ms) > SCALE_COMMAND_TIMEOUT_MS) {
-      pending.active = false;
-      send_err(true, pending.id, STATUS_SENSOR_TIMEOUT);
-    }
+    scale_silent(now_ms);
     return;
   }
   uint32_t t_us = micros();
   int32_t raw = scale.read();
+  if (pending.active && pending.verb == CMD_RAW) finish_pending(raw); // raw shows even a railed code
+  // A railed code is no reading: no weight, not counted by tare/calibrate, and after SCALE_FAULT_MS of
+  // them FAULT+ scale, as when the HX711 sends nothing (hardware/protocol.md, Events).
+  if (hx711_railed(raw)) {
+    scale_silent(now_ms);
+    return;
+  }
   last_sample_ms = now_ms;
   if (scale_fault) {
     scale_fault = false;
@@ -216,94 +242,154 @@ void update_lamp() { digitalWrite(PIN_LAMP, lamp.level(millis()) ? HIGH : LOW); 
 
 #endif // STATION_HAS_PAD
 
+// ------------------------------------------------------------------------------------------------ slap
+
+void on_slap_edge() { slap.on_edge(micros()); } // ISR (falling edge): the time first, like the button's
+
+void poll_slap() {
+  for (;;) {
+    uint32_t t_us = 0;
+    noInterrupts(); // the detector's state is shared with the ISR
+    bool impact = slap.poll(micros(), &t_us);
+    interrupts();
+    if (!impact) return;
+    begin_event(t_us, "SLAP");
+    send();
+  }
+}
+
 // ------------------------------------------------------------------------------------------------ rfid
 
 // FAULT+ rfid while the reader cannot give a complete, trustworthy picture of its field: the chip does
-// not answer, more tags lie on it than it can track, or its cycles keep ending early (reads keep failing).
+// not answer, more tags lie on it than it can track, or its reads keep failing.
 void rfid_update_fault() {
-  bool fault = rf.chip_fault || tags.overflow() || rf.incomplete >= RFID_INCOMPLETE_FAULT;
+  bool fault = rf.chip_fault || tags.overflow() || rf.failures >= RFID_MAX_FAILURES;
   if (fault != rf.reported_fault) emit_fault(fault, "rfid");
   rf.reported_fault = fault;
 }
 
-// complete: the cycle ended with a REQA nobody answered (every tag in the field was read), at t_us.
-void rfid_end_cycle(bool complete, uint32_t t_us) {
-  rfid.field(false); // every tag loses power and comes back in IDLE for the next cycle
+void rfid_field_reset(uint32_t now) {
+  rfid.field(false);
   rf.phase = RFID_FIELD_OFF;
-  rf.phase_us = micros();
-  tags.end_cycle(complete, t_us); // incomplete: presence unknown, nothing leaves
-  TagChange c;
-  while (tags.take_departure(&c)) emit_tag(c);
-  rf.incomplete = complete ? 0 : (uint8_t)(rf.incomplete < 255 ? rf.incomplete + 1 : 255);
-  rfid_update_fault();
+  rf.phase_us = now;
+  rf.resync = false;
+}
+
+// One presence check of the next known tag, when one is due (a round checks every tag once; a new round
+// begins RFID_CHECK_PERIOD_US after the last one began, at the earliest).
+void rfid_check_presence() {
+  int8_t slot = tags.next_slot(rf.next_check);
+  if (slot < 0) return;
+  uint32_t t_us = micros();
+  if ((uint8_t)slot < rf.next_check || rf.next_check == 0) { // a new round
+    if ((uint32_t)(t_us - rf.round_us) < RFID_CHECK_PERIOD_US) return;
+    rf.round_us = t_us;
+  }
+  rf.next_check = (uint8_t)(slot + 1);
+  if (rf.next_check >= TAG_MAX_PRESENT) rf.next_check = 0;
+  Mfrc522::Presence p = rfid.presence(tags.uid_at((uint8_t)slot), tags.shares_upper_levels((uint8_t)slot));
+  TagPresence::Check c = p == Mfrc522::PRESENT  ? TagPresence::ANSWERED
+                         : p == Mfrc522::ABSENT ? TagPresence::MISSED
+                                                : TagPresence::UNSURE;
+  TagChange left;
+  if (!tags.checked((uint8_t)slot, c, t_us, &left)) return;
+  emit_tag(left);
+  if (tags.overflow()) rf.resync = true; // a slot is free: find the tags that had none (field reset)
 }
 
 void poll_rfid() {
   uint32_t now = micros();
   switch (rf.phase) {
+  case RFID_DOWN:
+    switch (rfid.check()) {
+    case Mfrc522::DOWN:
+      if (!rf.chip_fault) {
+        rf.chip_fault = true; // presence unknown meanwhile: nothing leaves
+        rfid_update_fault();
+      }
+      rf.phase_us = now;
+      return;
+    case Mfrc522::STARTING:
+      return; // ask again next loop pass
+    case Mfrc522::UP: // configured, field off: a fresh start
+      break;
+    }
+    rf.phase = RFID_FIELD_OFF;
+    rf.phase_us = now;
+    return;
   case RFID_FIELD_OFF:
     if ((uint32_t)(now - rf.phase_us) < RFID_FIELD_OFF_US) return;
-    if ((uint32_t)(now - rf.cycle_us) < RFID_CYCLE_US - RFID_FIELD_GUARD_US) return;
-    if (!rfid.check()) { // the chip is gone: try again one period later; presence unknown meanwhile
-      rf.chip_fault = true;
-      rf.cycle_us = now;
-      rf.phase_us = now;
-      rfid_update_fault();
-      return;
-    }
-    if (rf.chip_fault) { // back (check() configured it again)
-      rf.chip_fault = false;
-      rfid_update_fault();
-    }
     rfid.field(true);
     rf.phase = RFID_FIELD_ON;
     rf.phase_us = micros();
     return;
   case RFID_FIELD_ON:
-    if ((uint32_t)(now - rf.phase_us) < RFID_FIELD_GUARD_US || (uint32_t)(now - rf.cycle_us) < RFID_CYCLE_US) return;
-    rf.phase = RFID_CYCLE;
-    rf.cycle_us = now;
-    rf.steps = 0;
-    rf.failures = 0;
-    rf.retry = false;
-    tags.begin_cycle();
-    break; // the first step right away
-  case RFID_CYCLE:
+    if ((uint32_t)(now - rf.phase_us) < RFID_FIELD_GUARD_US) return;
+    rf.phase = RFID_RUN;
+    rf.honest = true;
+    rf.recount = true;
+    tags.clear_overflow();
+    if (rf.chip_fault) {
+      rf.chip_fault = false;
+      rfid_update_fault();
+    }
+    break;
+  case RFID_RUN:
+    if ((uint32_t)(now - rf.last_poll_us) < RFID_POLL_MIN_US) return;
     break;
   }
-
-  uint32_t t_us = micros(); // the step starts now: a tag it reads was there at this moment
-  TagUid uid;
-  uid.len = 0;
-  Mfrc522::Step r = rfid.inventory_step(&uid);
-  rf.steps++;
-  switch (r) {
-  case Mfrc522::FAULT:
-    rf.chip_fault = true;
-    rfid_end_cycle(false, t_us);
-    return;
-  case Mfrc522::EMPTY:
-    if (!rf.retry) {
-      rfid_end_cycle(true, t_us); // the field is empty of IDLE tags: every tag was read this cycle
+  // Is the chip still there, and still configured (a brown-out resets it)? Two register reads; every
+  // RFID_HEALTH_US is enough (a dead chip also makes its frames fail, which proves nothing either way).
+  if ((uint32_t)(now - rf.health_us) >= RFID_HEALTH_US) {
+    rf.health_us = now;
+    if (rfid.check() != Mfrc522::UP) {
+      rf.phase = RFID_DOWN;
+      rf.phase_us = now;
       return;
     }
-    rf.retry = false; // after a failed step this REQA only sent the READY tags back to IDLE: ask again
-    break;
+  }
+
+  uint32_t t_us = micros(); // the poll starts now: a tag it reads was there at this moment
+  rf.last_poll_us = t_us;
+  TagUid uid;
+  uid.len = 0;
+  switch (rfid.poll(&uid)) {
+  case Mfrc522::EMPTY:
+    if (rf.honest) {
+      rf.last_empty_us = t_us;
+      if (rf.recount) { // the field reset's inventory is complete: every tag that found a slot was read
+        rf.recount = false;
+        rfid_update_fault();
+      }
+    }
+    rf.honest = true;
+    if (rf.failures != 0) {
+      rf.failures = 0;
+      rfid_update_fault();
+    }
+    if (rf.resync) {
+      rfid_field_reset(micros());
+      return;
+    }
+    rfid_check_presence();
+    return;
   case Mfrc522::TAG: {
     TagChange c;
-    TagPresence::Seen seen = tags.seen(uid, t_us, &c);
+    TagPresence::Seen seen = tags.seen(uid, t_us, rf.last_empty_us, &c);
     if (seen == TagPresence::ARRIVED) emit_tag(c);
-    // A tag read twice in one cycle did not take its HLTA (the step sent another one).
-    rf.failures = seen == TagPresence::DUPLICATE ? (uint8_t)(rf.failures + 1) : 0;
-    rf.retry = false;
-    break;
+    rf.honest = true;
+    rf.failures = 0;
+    if (!rf.recount) rfid_update_fault(); // a NO_ROOM raises FAULT+ at once (during a recount: at its end)
+    return;
   }
   case Mfrc522::FAILED:
-    rf.failures++;
-    rf.retry = true;
-    break;
+    // Tags may be left READY/ACTIVE: the next REQA sends them back to IDLE without an answer, so an empty
+    // answer to it proves nothing.
+    rf.honest = false;
+    if (rf.failures < 255) rf.failures++;
+    rfid_update_fault();
+    return;
   }
-  if (rf.failures >= RFID_MAX_FAILURES || rf.steps >= RFID_MAX_STEPS) rfid_end_cycle(false, micros());
 }
 
 // -------------------------------------------------------------------------------------------- commands
@@ -409,8 +495,8 @@ void station_setup() {
   // Power-on state. Static storage already is this on the board; the host tests restart the station
   // many times in one process.
   next_seq = 0;
-  reader = LineReader();
-  tags = TagPresence();
+  reader.reset(); // in place: `tags = TagPresence()` put a 192-byte temporary on the boot path's stack
+  tags.reset();
 
 #if STATION_HAS_PAD
   pinMode(PIN_LAMP, OUTPUT);
@@ -430,21 +516,37 @@ void station_setup() {
   streaming = false;
   scale_fault = false;
 #endif
+  // The slap sensor (optional): the comparator pulls the line low on an impact; the pull-up keeps it high
+  // (quiet) when none is fitted.
+  slap.reset();
+  pinMode(PIN_SLAP, INPUT_PULLUP);
+  attachInterrupt(digitalPinToInterrupt(PIN_SLAP), on_slap_edge, FALLING);
   bool rfid_ok = rfid.begin();
-
-  proto_begin_banner(out, FW_VERSION, PROTO_VERSION, STATION_KIND, settings.station, settings.boot);
-  send();
-  rf.phase = RFID_FIELD_OFF; // begin() left the field off
+  rf.phase = rfid_ok ? RFID_FIELD_OFF : RFID_DOWN; // begin() left the field off
   rf.phase_us = micros();
-  rf.cycle_us = rf.phase_us; // the first cycle one period after the banner
-  rf.incomplete = 0;
+  rf.last_poll_us = rf.phase_us;
+  rf.last_empty_us = 0; // "since boot": the first TAG+ windows reach back to power-on
+  rf.round_us = rf.phase_us;
+  rf.health_us = rf.phase_us;
+  rf.next_check = 0;
+  rf.honest = false;
+  rf.resync = false;
+  rf.recount = false;
+  rf.failures = 0;
   rf.chip_fault = !rfid_ok;
   rf.reported_fault = false;
+
+  // A `\n` first: after a reset in the middle of a line the host still holds the cut line, and the banner
+  // must arrive as a line of its own (hosts ignore the empty line this makes otherwise).
+  Serial.write('\n');
+  proto_begin_banner(out, FW_VERSION, PROTO_VERSION, STATION_KIND, settings.station, settings.boot);
+  send();
   if (!rfid_ok) rfid_update_fault();
 }
 
 void station_loop() {
   poll_serial();
+  poll_slap();
 #if STATION_HAS_PAD
   poll_button();
   poll_scale();

@@ -2,22 +2,66 @@
 
 #include <string.h>
 
-// A tag leaving is stamped with the end of its first missed cycle, which is the complete cycle before the
-// last one only while two misses make a departure.
-static_assert(TAG_MISSES_TO_LEAVE == 2, "tag_presence.cpp keeps the end times of the last two complete cycles");
 static_assert(TAG_MAX_PRESENT <= 127, "slot indices are int8_t");
-
-#define SEEN_BIT 0x80
-#define MISSES_MASK 0x7F
 
 bool tag_uid_equal(const TagUid &a, const TagUid &b) {
   return a.len == b.len && memcmp(a.bytes, b.bytes, a.len) == 0;
 }
 
-TagPresence::TagPresence() : last_end_us_(0), first_miss_us_(0), overflow_cycle_(false), overflow_(false) {
+uint8_t tag_uid_levels(const TagUid &uid) { return uid.len <= 4 ? 1 : uid.len <= 7 ? 2 : 3; }
+
+void tag_uid_level(const TagUid &uid, uint8_t level, uint8_t out[4]) {
+  const uint8_t *from = uid.bytes + 3 * level;
+  if (level + 1 == tag_uid_levels(uid)) {
+    memcpy(out, from, 4);
+  } else {
+    out[0] = 0x88;
+    memcpy(out + 1, from, 3);
+  }
+}
+
+TagPresence::TagPresence() { reset(); }
+
+#define SHARES_BIT 0x80
+#define MISSES_MASK 0x7F
+
+bool TagPresence::shares_upper_levels(uint8_t slot) const { return (slots_[slot].misses & SHARES_BIT) != 0; }
+
+void TagPresence::update_shares() {
+  for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) {
+    if (slots_[i].uid.len == 0) continue;
+    slots_[i].misses = (uint8_t)((slots_[i].misses & MISSES_MASK) | (compute_shares(i) ? SHARES_BIT : 0));
+  }
+}
+
+bool TagPresence::compute_shares(uint8_t slot) const {
+  const TagUid &a = slots_[slot].uid;
+  uint8_t upper = (uint8_t)(tag_uid_levels(a) - 1);
+  if (upper == 0) return false; // a 4-byte UID is SELECTed whole
+  for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) {
+    const TagUid &b = slots_[i].uid;
+    if (i == slot || b.len == 0) continue;
+    bool same = true;
+    for (uint8_t level = 0; level < upper && same; level++) {
+      if (level >= tag_uid_levels(b)) {
+        same = false;
+        break;
+      }
+      uint8_t x[4], y[4];
+      tag_uid_level(a, level, x);
+      tag_uid_level(b, level, y);
+      same = memcmp(x, y, 4) == 0;
+    }
+    if (same) return true;
+  }
+  return false;
+}
+
+void TagPresence::reset() {
+  overflow_ = false;
   for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) {
     slots_[i].uid.len = 0;
-    slots_[i].state = 0;
+    slots_[i].misses = 0;
   }
 }
 
@@ -28,60 +72,58 @@ int8_t TagPresence::find(const TagUid &uid) const {
   return -1;
 }
 
-void TagPresence::begin_cycle() {
-  for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) slots_[i].state &= MISSES_MASK;
-  overflow_cycle_ = false;
-}
-
-TagPresence::Seen TagPresence::seen(const TagUid &uid, uint32_t t_us, TagChange *out) {
+TagPresence::Seen TagPresence::seen(const TagUid &uid, uint32_t t_us, uint32_t last_empty_us, TagChange *out) {
   int8_t at = find(uid);
   if (at >= 0) {
     Slot &s = slots_[at];
-    if (s.state & SEEN_BIT) return DUPLICATE;
-    s.state = SEEN_BIT; // read: the misses are forgotten
+    s.misses &= SHARES_BIT;
+    s.last_seen_us = t_us;
     return KNOWN;
   }
   for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) {
     Slot &s = slots_[i];
     if (s.uid.len != 0) continue;
     s.uid = uid;
-    s.state = SEEN_BIT;
+    s.misses = 0;
+    s.last_seen_us = t_us;
+    update_shares();
     out->arrived = true;
     out->uid = uid;
     out->t_us = t_us;
+    out->window_us = (uint32_t)(t_us - last_empty_us);
     return ARRIVED;
   }
-  overflow_cycle_ = true;
+  overflow_ = true;
   return NO_ROOM;
 }
 
-void TagPresence::end_cycle(bool complete, uint32_t t_us) {
-  if (!complete) {
-    overflow_ = overflow_ || overflow_cycle_;
-    return; // presence unknown for the tags not visited: nothing leaves
+int8_t TagPresence::next_slot(uint8_t from) const {
+  for (uint8_t n = 0; n < TAG_MAX_PRESENT; n++) {
+    uint8_t i = (uint8_t)((from + n) % TAG_MAX_PRESENT);
+    if (slots_[i].uid.len != 0) return (int8_t)i;
   }
-  overflow_ = overflow_cycle_;
-  first_miss_us_ = last_end_us_;
-  last_end_us_ = t_us;
-  for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) {
-    Slot &s = slots_[i];
-    if (s.uid.len == 0 || (s.state & SEEN_BIT)) continue;
-    if ((s.state & MISSES_MASK) < TAG_MISSES_TO_LEAVE) s.state++;
-  }
+  return -1;
 }
 
-bool TagPresence::take_departure(TagChange *out) {
-  for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) {
-    Slot &s = slots_[i];
-    if (s.uid.len == 0 || (s.state & SEEN_BIT) || (s.state & MISSES_MASK) < TAG_MISSES_TO_LEAVE) continue;
-    out->arrived = false;
-    out->uid = s.uid;
-    out->t_us = first_miss_us_;
-    s.uid.len = 0;
-    s.state = 0;
-    return true;
+bool TagPresence::checked(uint8_t slot, Check result, uint32_t t_us, TagChange *out) {
+  Slot &s = slots_[slot];
+  if (s.uid.len == 0 || result == UNSURE) return false;
+  if (result == ANSWERED) {
+    s.misses &= SHARES_BIT;
+    s.last_seen_us = t_us;
+    return false;
   }
-  return false;
+  if ((s.misses & MISSES_MASK) == 0) s.first_miss_us = t_us;
+  s.misses++;
+  if ((s.misses & MISSES_MASK) < TAG_MISSES_TO_LEAVE) return false;
+  out->arrived = false;
+  out->uid = s.uid;
+  out->t_us = s.first_miss_us;
+  out->window_us = (uint32_t)(s.first_miss_us - s.last_seen_us);
+  s.uid.len = 0;
+  s.misses = 0;
+  update_shares();
+  return true;
 }
 
 uint8_t TagPresence::count() const {

@@ -1,19 +1,23 @@
-// RFID tag presence for several tags per reader: turns inventory cycles into TAG+ / TAG- events.
+// RFID tag presence for several tags per reader: turns polls and presence checks into TAG+ / TAG- events,
+// each with the interval in which the tag arrived or left (protocol 2: `<uid> <window_us>`).
 //
-// The reader works in inventory cycles (mfrc522.h): every tag in the field is read exactly once per
-// cycle, and a cycle is *complete* when it ended with a request nobody answered. This class keeps one slot
-// per present tag (up to TAG_MAX_PRESENT):
-//  - a UID read for the first time has arrived: TAG+ at once, stamped with the time of the read that saw it;
-//  - a present tag has left only after TAG_MISSES_TO_LEAVE complete cycles in a row did not read it (a tag
-//    at the edge of the field, or a read lost to noise, misses one cycle now and then): TAG- at the end of
-//    the second cycle, stamped with the end of the FIRST missed cycle (the tag was not answering then);
-//  - an incomplete cycle (the reader gave up before the field was empty: errors, too many steps) counts no
-//    misses: presence is unknown, so nothing leaves (never invent a TAG-).
-// More tags than slots: the extra ones are not reported until a slot frees up (a present tag left); the
-// cycle is flagged (overflow()) and the station reports it as FAULT+ rfid (hardware/protocol.md, Limits).
+// The reader (station.cpp, mfrc522.h) keeps its field on and every known tag HALTed, and alternates two
+// kinds of frames:
+//  - a *poll* (REQA) every loop pass: only a tag in IDLE answers — one that just entered the field (or lost
+//    power) — and is read (anticollision, SELECT) and halted. A poll nobody answered proves that no new
+//    powered tag was in the field at that moment: the station passes the time of the last such poll, and a
+//    tag read for the first time has arrived since then: TAG+ at the read, window = read − that poll;
+//  - a *presence check* of one known tag (WUPA, SELECT/ANTICOLLISION with its UID, HLTA): answered, missed,
+//    or unsure (something answered, garbled). A tag leaves after TAG_MISSES_TO_LEAVE checks in a row miss
+//    it: TAG- stamped with the first missed check, window = that check − the last check (or read) it
+//    answered. An unsure check counts neither way (never invent a TAG-).
+// A KNOWN tag read again by a poll had lost power (lifted and put back between two of its checks): it is
+// present, nothing is reported.
+// More tags than slots: the extra ones are not reported until a slot frees up; overflow() tells the
+// station, which raises FAULT+ rfid and, once a slot is free, resets the field to find them again
+// (hardware/protocol.md, Limits).
 //
-// Pure logic (host-tested); the driver that produces the reads is mfrc522.{h,cpp}, the cycle scheduling is
-// in station.cpp. RAM: TAG_MAX_PRESENT x 12 bytes.
+// Pure logic (host-tested). RAM: TAG_MAX_PRESENT x 20 bytes.
 #ifndef ZT_TAG_PRESENCE_H
 #define ZT_TAG_PRESENCE_H
 
@@ -35,46 +39,67 @@ struct TagUid {
 };
 
 bool tag_uid_equal(const TagUid &a, const TagUid &b);
+// The 4 bytes of a UID's cascade level `level` (0-based): the cascade tag 0x88 and 3 UID bytes below the
+// last level, the last 4 UID bytes at it (ISO/IEC 14443-3, 6.5.4).
+void tag_uid_level(const TagUid &uid, uint8_t level, uint8_t out[4]);
+uint8_t tag_uid_levels(const TagUid &uid); // 1, 2 or 3
 
 struct TagChange {
   bool arrived; // true: TAG+, false: TAG-
   TagUid uid;
-  uint32_t t_us;
+  uint32_t t_us;      // TAG+: the read; TAG-: the first missed check
+  uint32_t window_us; // it happened in [t_us - window_us, t_us]
 };
 
 class TagPresence {
 public:
   enum Seen : uint8_t {
-    ARRIVED = 0,   // new: *out holds the TAG+
-    KNOWN = 1,     // present already
-    DUPLICATE = 2, // already read in this cycle (its HLTA was lost: it woke up again)
-    NO_ROOM = 3    // a new tag, but every slot is taken (overflow() after the cycle)
+    ARRIVED = 0, // new: *out holds the TAG+
+    KNOWN = 1,   // present already (it had lost power and answered a poll again)
+    NO_ROOM = 2  // a new tag, but every slot is taken (overflow() from now on)
+  };
+  enum Check : uint8_t {
+    ANSWERED = 0, // the tag answered its presence check
+    MISSED = 1,   // nothing answered
+    UNSURE = 2    // something answered, but not clearly this tag (a garbled frame): counts neither way
   };
 
   TagPresence();
-  // A new inventory cycle begins.
-  void begin_cycle();
-  // A tag was read in this cycle at t_us.
-  Seen seen(const TagUid &uid, uint32_t t_us, TagChange *out);
-  // The cycle ended at t_us; complete = it ended with an empty field (every tag was visited).
-  void end_cycle(bool complete, uint32_t t_us);
-  // After end_cycle(): the tags that left, one per call (TAG-); false when there are no more.
-  bool take_departure(TagChange *out);
+  // Back to the power-on state (no tag present), in place: a `tags = TagPresence()` would build a
+  // TAG_MAX_PRESENT-slot temporary on the stack.
+  void reset();
 
-  uint8_t count() const;                 // tags present
+  // A poll read this tag at t_us; last_empty_us is the last poll before it that nobody answered.
+  Seen seen(const TagUid &uid, uint32_t t_us, uint32_t last_empty_us, TagChange *out);
+
+  // The next tracked slot at or after `from` (wrapping), or -1 when no tag is tracked.
+  int8_t next_slot(uint8_t from) const;
+  const TagUid &uid_at(uint8_t slot) const { return slots_[slot].uid; }
+  // True when another tracked tag has the same cascade levels as this one, all but the last: a presence
+  // check then has to single it out by its last level's bits (mfrc522.h).
+  bool shares_upper_levels(uint8_t slot) const;
+  // The result of slot's presence check that began at t_us. True when the tag has left: *out holds the
+  // TAG- and the slot is free again.
+  bool checked(uint8_t slot, Check result, uint32_t t_us, TagChange *out);
+
+  uint8_t count() const; // tags tracked
   bool present(const TagUid &uid) const;
-  bool overflow() const { return overflow_; } // the last complete cycle saw more tags than slots
+  bool full() const { return count() == TAG_MAX_PRESENT; }
+  // A tag found no slot since the last clear_overflow(): the picture is incomplete.
+  bool overflow() const { return overflow_; }
+  void clear_overflow() { overflow_ = false; }
 
 private:
   struct Slot {
-    TagUid uid;    // len 0: free
-    uint8_t state; // bit 7: read in this cycle; bits 0-6: complete cycles missed in a row
+    TagUid uid;             // len 0: free
+    uint8_t misses;         // bits 0-6: presence checks missed in a row; bit 7: shares its upper levels
+    uint32_t last_seen_us;  // the last read or check it answered
+    uint32_t first_miss_us; // the first check of the current run of misses
   };
   int8_t find(const TagUid &uid) const;
+  bool compute_shares(uint8_t slot) const;
+  void update_shares(); // after a tag arrived or left (the flag is read on every presence check)
   Slot slots_[TAG_MAX_PRESENT];
-  uint32_t last_end_us_;  // end of the last complete cycle
-  uint32_t first_miss_us_; // end of the complete cycle before it (the first miss of a tag leaving now)
-  bool overflow_cycle_;
   bool overflow_;
 };
 

@@ -107,20 +107,24 @@ bool respond(FakeTag &t, const std::vector<uint8_t> &f, size_t nbits, Bits *out,
     return false;
   }
   int level = f[0] == 0x93 ? 1 : f[0] == 0x95 ? 2 : f[0] == 0x97 ? 3 : 0;
-  if (level == 0 || t.state != FakeTag::READY || nbits < 16) {
-    to_idle(t);
+  if (level == 0 || t.state != FakeTag::READY || nbits < 16 || level != t.level) {
+    to_idle(t); // not a command for this state (another cascade level too): back to IDLE / HALT
     return false;
   }
-  if (level != t.level) return false; // another cascade level: not for this tag
   uint8_t nvb = f[1];
   size_t sent = (size_t)((nvb >> 4) - 2) * 8 + (nvb & 0x07); // UID CLn bits the reader sent
   std::vector<uint8_t> cl = cascade(t, level);
   if (nvb == 0x70) { // SELECT
-    if (nbits != 72) return false;
     uint16_t crc = crc_a(f.data(), 7);
-    if (f[7] != (crc & 0xFF) || f[8] != (crc >> 8)) return false; // a broken frame: ignored
+    if (nbits != 72 || f[7] != (crc & 0xFF) || f[8] != (crc >> 8)) { // an invalid frame
+      to_idle(t);
+      return false;
+    }
     for (int i = 0; i < 5; i++) {
-      if (f[2 + (size_t)i] != cl[(size_t)i]) return false; // another tag's UID: stay READY, silent
+      if (f[2 + (size_t)i] != cl[(size_t)i]) { // another tag's UID: not selected, back to IDLE / HALT
+        to_idle(t);
+        return false;
+      }
     }
     bool complete = level == (int)(t.uid.size() - 1) / 3;
     uint8_t sak = complete ? 0x08 : 0x04;

@@ -5,7 +5,10 @@
 //    StartSend / TxLastBits / RxAlign, TxControl antenna bits, Transceive) with any number of ISO 14443A
 //    tags in the field: REQA/WUPA, bit-oriented anticollision with real collisions (the answers of all
 //    tags are superposed bit by bit; CollPos counts from bit 0 of the first FIFO byte, RxAlign included),
-//    SELECT with CRC_A over cascade levels 1-3, HLTA. Switching the antenna off powers every tag down.
+//    SELECT with CRC_A over cascade levels 1-3, HLTA; a SELECT of another tag, a command of another cascade
+//    level or an invalid frame sends a READY tag back to IDLE (READY*: HALT), as in the emulator's model.
+//    Switching the antenna off powers every tag down. Untimed: the chip's timer is not modelled here (the
+//    emulator's model has it, test/emulator/mfrc522-model.ts).
 #ifndef ZT_FAKE_DEVICES_H
 #define ZT_FAKE_DEVICES_H
 

@@ -54,6 +54,8 @@ std::string format_device(const json::Value &m) {
       uint8_t bytes[PROTO_MAX_UID];
       for (size_t i = 0; i < hex.size() / 2; i++) bytes[i] = (uint8_t)(hex_nibble(hex[2 * i]) << 4 | hex_nibble(hex[2 * i + 1]));
       w.ch(' ').hex(bytes, (uint8_t)(hex.size() / 2));
+      CHECK(m.has("windowUs")); // protocol 2: every TAG line this firmware sends carries its window
+      w.ch(' ').u32((uint32_t)m["windowUs"].n);
     } else if (ev == "W") {
       double g = m["grams"].n * 10;
       w.ch(' ').decigrams((int32_t)(g < 0 ? g - 0.5 : g + 0.5)).ch(' ').ch(m["stable"].b ? 'S' : 'U');
@@ -105,9 +107,19 @@ TEST(protocol_crc8_vectors) {
 }
 
 TEST(protocol_device_lines_format_exactly) {
+  // Every device line except those of an older protocol that hosts still decode but this firmware never
+  // sends (`decodeOnly`, e.g. protocol 1's TAG without its window).
+  int formatted = 0, skipped = 0;
   for (const json::Value &v : vectors()["device"].items) {
+    if (v.has("decodeOnly")) {
+      skipped++;
+      continue;
+    }
+    formatted++;
     CHECK_EQ(format_device(v["message"]), strip_cr(v["line"].s));
   }
+  CHECK(formatted >= 20);
+  CHECK(skipped >= 1);
 }
 
 TEST(protocol_device_invalid_frames_rejected) {
@@ -180,8 +192,15 @@ TEST(line_reader_boundaries) {
   std::string ok96(96, 'a');
   CHECK_EQ((int)read_line(r, ok96), (int)LineReader::LINE);
   CHECK_EQ((int)r.length(), 96);
-  CHECK_EQ((int)read_line(r, ok96 + "\r"), (int)LineReader::LINE); // CR not counted
-  CHECK_EQ((int)r.length(), 96);
+  CHECK_EQ((int)read_line(r, ok96 + "\r"), (int)LineReader::LINE); // CR not counted, but kept for the parser
+  CHECK_EQ((int)r.length(), 97);
+  CHECK_EQ((int)read_line(r, ok96 + "\r\r"), (int)LineReader::TOO_LONG);
+  // One CR is dropped by the frame check, a second one is a bad character (never executed).
+  CHECK_EQ((int)read_line(r, "7 ping*C2\r"), (int)LineReader::LINE);
+  Command cmd;
+  CHECK_EQ((int)proto_parse_command(r.line(), r.length(), &cmd), STATUS_OK);
+  CHECK_EQ((int)read_line(r, "7 ping*C2\r\r"), (int)LineReader::LINE);
+  CHECK_EQ((int)proto_parse_command(r.line(), r.length(), &cmd), STATUS_BAD_CHARACTER);
   CHECK_EQ((int)read_line(r, ok96 + "b"), (int)LineReader::TOO_LONG);
   CHECK_EQ((int)read_line(r, ok96 + "bc"), (int)LineReader::TOO_LONG);
   // A flood far beyond the buffer is one error, and the next line is read normally.
@@ -217,12 +236,12 @@ TEST(longest_replies_fit) {
   proto_begin_banner(w, "255.255.255", PROTO_VERSION, "seat", "abcdefghijklmnop", 4294967295UL);
   CHECK(!w.overflowed());
   proto_begin_ok(w, 65535);
-  w.field("fw", "255.255.255").field_u32("proto", 1).field("kind", "seat").field("id", "abcdefghijklmnop");
+  w.field("fw", "255.255.255").field_u32("proto", PROTO_VERSION).field("kind", "seat").field("id", "abcdefghijklmnop");
   w.field_u32("boot", 4294967295UL);
   CHECK(!w.overflowed());
   proto_begin_event(w, 4294967295UL, 4294967295UL, "TAG+");
   uint8_t uid[10] = {0};
-  w.ch(' ').hex(uid, 10);
+  w.ch(' ').hex(uid, 10).ch(' ').u32(4294967295UL);
   CHECK(!w.overflowed());
   proto_begin_ok(w, 65535);
   w.field_i32("tare", INT32_MIN).field_i32("per_kg", INT32_MIN);

@@ -13,6 +13,7 @@
 #include "fake_devices.h"
 #include "hx711.h"
 #include "lamp.h"
+#include "slap.h"
 #include "mfrc522.h"
 #include "settings.h"
 #include "tag_presence.h"
@@ -253,109 +254,144 @@ static TagUid uid_of(std::vector<uint8_t> b) {
   return u;
 }
 
-// One inventory cycle: the tags read (at 1000 us steps from t0), then its end. Returns the events.
-static std::vector<TagChange> cycle(TagPresence &p, const std::vector<TagUid> &read, uint32_t t0, bool complete = true) {
-  std::vector<TagChange> out;
-  p.begin_cycle();
-  uint32_t t = t0;
-  for (const TagUid &u : read) {
-    TagChange c;
-    if (p.seen(u, t, &c) == TagPresence::ARRIVED) out.push_back(c);
-    t += 1000;
-  }
-  p.end_cycle(complete, t);
-  TagChange c;
-  while (p.take_departure(&c)) out.push_back(c);
-  return out;
-}
-
-TEST(tag_arrives_and_leaves_after_two_misses) {
+TEST(tag_arrives_with_its_window_and_leaves_after_two_missed_checks) {
   TagPresence p;
   TagUid a = uid_of({1, 2, 3, 4});
-  CHECK(cycle(p, {}, 0).empty());
-  std::vector<TagChange> c = cycle(p, {a}, 50000);
-  CHECK_EQ(c.size(), (size_t)1);
-  CHECK(c.at(0).arrived);
-  CHECK_EQ(c.at(0).t_us, 50000u); // the read that saw it
-  CHECK(tag_uid_equal(c.at(0).uid, a));
-  CHECK(cycle(p, {a}, 100000).empty());
-  CHECK(cycle(p, {}, 150000).empty()); // one miss: still there
-  CHECK(cycle(p, {a}, 200000).empty()); // back: the miss is forgotten
-  CHECK(cycle(p, {}, 250000).empty());
-  c = cycle(p, {}, 300000); // second miss in a row
-  CHECK_EQ(c.size(), (size_t)1);
-  CHECK(!c.at(0).arrived);
-  CHECK_EQ(c.at(0).t_us, 250000u); // the end of the first missed cycle
+  TagChange c;
+  // Read by a poll at 50000; the last poll nobody answered was at 47500: it arrived in between.
+  CHECK_EQ((int)p.seen(a, 50000, 47500, &c), (int)TagPresence::ARRIVED);
+  CHECK(c.arrived);
+  CHECK_EQ(c.t_us, 50000u);
+  CHECK_EQ(c.window_us, 2500u);
+  CHECK(tag_uid_equal(c.uid, a));
+  CHECK_EQ(p.next_slot(0), 0);
+  CHECK(!p.checked(0, TagPresence::ANSWERED, 60000, &c));
+  CHECK(!p.checked(0, TagPresence::MISSED, 70000, &c)); // one miss: still there
+  CHECK(!p.checked(0, TagPresence::ANSWERED, 80000, &c)); // back: the miss is forgotten
+  CHECK(!p.checked(0, TagPresence::MISSED, 90000, &c));
+  CHECK(!p.checked(0, TagPresence::UNSURE, 95000, &c)); // garbled: counts neither way
+  CHECK(p.checked(0, TagPresence::MISSED, 100000, &c)); // the second miss in a row
+  CHECK(!c.arrived);
+  CHECK_EQ(c.t_us, 90000u);     // the first missed check
+  CHECK_EQ(c.window_us, 10000u); // since the last check it answered (80000)
   CHECK(!p.present(a));
   CHECK_EQ((int)p.count(), 0);
+  CHECK_EQ(p.next_slot(0), -1);
 }
 
-TEST(tag_presence_many_tags) {
+TEST(tag_presence_windows_at_boot_and_across_the_wrap) {
   TagPresence p;
-  std::vector<TagUid> hand;
-  for (uint8_t i = 0; i < 13; i++) hand.push_back(uid_of({0x04, i, 0x22, 0x33, 0x44, 0x55, (uint8_t)(0x60 + i)}));
-  std::vector<TagChange> c = cycle(p, hand, 0);
-  CHECK_EQ(c.size(), (size_t)13);
-  for (size_t i = 0; i < c.size(); i++) {
-    CHECK(c[i].arrived);
-    CHECK_EQ(c[i].t_us, 1000u * (uint32_t)i); // each stamped with its own read
-  }
-  CHECK_EQ((int)p.count(), 13);
-  // One card taken off, another laid on top: TAG+ at once, TAG- after the second missed cycle.
-  std::vector<TagUid> rest(hand.begin() + 1, hand.end());
-  TagUid top = uid_of({9, 9, 9, 9});
-  rest.push_back(top);
-  c = cycle(p, rest, 50000);
-  CHECK_EQ(c.size(), (size_t)1);
-  CHECK(c.at(0).arrived);
-  CHECK(tag_uid_equal(c.at(0).uid, top));
-  CHECK_EQ(c.at(0).t_us, 50000u + 12000u);
-  uint32_t first_miss_end = 50000 + 13 * 1000;
-  c = cycle(p, rest, 100000);
-  CHECK_EQ(c.size(), (size_t)1);
-  CHECK(!c.at(0).arrived);
-  CHECK(tag_uid_equal(c.at(0).uid, hand[0]));
-  CHECK_EQ(c.at(0).t_us, first_miss_end);
-  CHECK_EQ((int)p.count(), 13);
-  // The same tag twice in one cycle is reported as a duplicate, not as a new tag.
-  p.begin_cycle();
-  TagChange x;
-  CHECK_EQ((int)p.seen(top, 1, &x), (int)TagPresence::KNOWN);
-  CHECK_EQ((int)p.seen(top, 2, &x), (int)TagPresence::DUPLICATE);
-  p.end_cycle(false, 3);
+  TagChange c;
+  // At boot no poll came earlier: the window reaches back to power-on (last_empty 0).
+  CHECK_EQ((int)p.seen(uid_of({1, 1, 1, 1}), 61000, 0, &c), (int)TagPresence::ARRIVED);
+  CHECK_EQ(c.window_us, 61000u);
+  // micros() wraps between the empty poll and the read.
+  CHECK_EQ((int)p.seen(uid_of({2, 2, 2, 2}), 1000, 4294966296u, &c), (int)TagPresence::ARRIVED);
+  CHECK_EQ(c.window_us, 2000u);
+  CHECK(!p.checked(1, TagPresence::MISSED, 500, &c)); // last seen 1000, first miss 500 after the wrap...
+  CHECK(p.checked(1, TagPresence::MISSED, 4000, &c));
+  CHECK_EQ(c.window_us, (uint32_t)(500u - 1000u)); // ...is just modular arithmetic (never happens: checks follow reads)
 }
 
-TEST(tag_presence_incomplete_cycles_count_no_misses) {
+TEST(tag_presence_a_known_tag_read_again_is_present) {
   TagPresence p;
   TagUid a = uid_of({1, 2, 3, 4});
-  TagUid b = uid_of({5, 6, 7, 8});
-  cycle(p, {a, b}, 0);
-  // Cycles that ended early (errors) and did not reach a: presence unknown, so a does not leave.
-  for (uint32_t i = 1; i < 10; i++) CHECK(cycle(p, {b}, i * 50000, false).empty());
+  TagChange c;
+  p.seen(a, 1000, 0, &c);
+  CHECK(!p.checked(0, TagPresence::MISSED, 2000, &c));
+  // It had lost power (lifted and laid back between two checks): a poll reads it again.
+  CHECK_EQ((int)p.seen(a, 3000, 2500, &c), (int)TagPresence::KNOWN);
+  CHECK(!p.checked(0, TagPresence::MISSED, 4000, &c)); // the earlier miss was forgotten
   CHECK(p.present(a));
-  CHECK(cycle(p, {b}, 500000).empty());
-  CHECK_EQ(cycle(p, {b}, 550000).size(), (size_t)1); // two complete misses
+}
+
+TEST(tag_presence_many_tags_round_robin) {
+  TagPresence p;
+  std::vector<TagUid> hand;
+  TagChange c;
+  for (uint8_t i = 0; i < 13; i++) {
+    hand.push_back(uid_of({0x04, i, 0x22, 0x33, 0x44, 0x55, (uint8_t)(0x60 + i)}));
+    CHECK_EQ((int)p.seen(hand.back(), 1000u * i, 0, &c), (int)TagPresence::ARRIVED);
+    CHECK_EQ(c.window_us, 1000u * i); // the first empty poll is still to come: each window reaches back to it
+  }
+  CHECK_EQ((int)p.count(), 13);
+  // A round visits every slot once, in order, and wraps.
+  int8_t slot = p.next_slot(0);
+  for (int i = 0; i < 13; i++) {
+    CHECK_EQ((int)slot, i);
+    CHECK(tag_uid_equal(p.uid_at((uint8_t)slot), hand[(size_t)i]));
+    slot = p.next_slot((uint8_t)(slot + 1));
+  }
+  CHECK_EQ((int)slot, 0);
+  // The sixth leaves: its slot is skipped from then on.
+  CHECK(!p.checked(5, TagPresence::MISSED, 20000, &c));
+  CHECK(p.checked(5, TagPresence::MISSED, 60000, &c));
+  CHECK(tag_uid_equal(c.uid, hand[5]));
+  CHECK_EQ((int)p.next_slot(5), 6);
+  CHECK_EQ((int)p.count(), 12);
 }
 
 TEST(tag_presence_overflow) {
   TagPresence p;
-  std::vector<TagUid> many;
-  for (uint8_t i = 0; i < TAG_MAX_PRESENT + 2; i++) many.push_back(uid_of({0x10, i, 0, 0}));
-  std::vector<TagChange> c = cycle(p, many, 0);
-  CHECK_EQ(c.size(), (size_t)TAG_MAX_PRESENT); // the first ones get the slots
-  CHECK(p.overflow());
-  CHECK_EQ((int)p.count(), TAG_MAX_PRESENT);
-  // Two tracked tags leave: after two misses their slots go to the two that waited.
-  std::vector<TagUid> fewer(many.begin() + 2, many.end());
-  CHECK(cycle(p, fewer, 50000).empty());
-  CHECK(p.overflow());
-  c = cycle(p, fewer, 100000);
-  CHECK_EQ(c.size(), (size_t)2); // two TAG-
-  c = cycle(p, fewer, 150000);
-  CHECK_EQ(c.size(), (size_t)2); // two TAG+ for the tags that had no slot
-  CHECK(c.at(0).arrived && c.at(1).arrived);
+  TagChange c;
+  for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) CHECK_EQ((int)p.seen(uid_of({0x10, i, 0, 0}), i, 0, &c), (int)TagPresence::ARRIVED);
+  CHECK(p.full());
   CHECK(!p.overflow());
+  CHECK_EQ((int)p.seen(uid_of({0x20, 0, 0, 0}), 100, 0, &c), (int)TagPresence::NO_ROOM);
+  CHECK(p.overflow());
   CHECK_EQ((int)p.count(), TAG_MAX_PRESENT);
+  p.checked(3, TagPresence::MISSED, 200, &c);
+  CHECK(p.checked(3, TagPresence::MISSED, 300, &c));
+  CHECK(p.overflow()); // still: the one without a slot has not been read since
+  p.clear_overflow();
+  CHECK_EQ((int)p.seen(uid_of({0x20, 0, 0, 0}), 400, 350, &c), (int)TagPresence::ARRIVED);
+  CHECK(!p.overflow());
+}
+
+// -------------------------------------------------------------------------------------------------- slap
+
+TEST(slap_one_event_per_impact_stamped_with_its_first_edge) {
+  SlapDetector d;
+  uint32_t t = 0;
+  CHECK(!d.poll(1000, &t));
+  // An impact at 5000 us, then the ring-down: the comparator toggles every 125 us for 6 ms.
+  for (uint32_t e = 5000; e < 11000; e += 250) d.on_edge(e);
+  CHECK(d.poll(11100, &t));
+  CHECK_EQ(t, 5000u);
+  CHECK(!d.poll(11200, &t));
+  // Still ringing weakly at 25 ms (< 20 ms after the last edge): the same impact.
+  d.on_edge(25000);
+  CHECK(!d.poll(26000, &t));
+  // A second impact after 20 ms of quiet.
+  d.on_edge(50000);
+  d.on_edge(50250);
+  CHECK(d.poll(50300, &t));
+  CHECK_EQ(t, 50000u);
+  // Two impacts while loop() is away: both kept, in order.
+  d.on_edge(80000);
+  d.on_edge(101000);
+  CHECK(d.poll(102000, &t));
+  CHECK_EQ(t, 80000u);
+  CHECK(d.poll(102000, &t));
+  CHECK_EQ(t, 101000u);
+  CHECK(!d.poll(102000, &t));
+  CHECK_EQ((int)d.dropped(), 0);
+}
+
+TEST(slap_across_the_micros_wrap_and_a_long_silence) {
+  SlapDetector d;
+  uint32_t t = 0;
+  d.on_edge(4294960000u);
+  CHECK(d.poll(4294961000u, &t));
+  CHECK_EQ(t, 4294960000u);
+  d.on_edge(5000); // 12.3 ms later, across the wrap: still ringing
+  CHECK(!d.poll(6000, &t));
+  // 71.6 minutes of silence (loop() polling now and then), then an edge whose raw difference to the last
+  // one is small: the line was marked quiet long ago, so it is a new impact.
+  CHECK(!d.poll(30000, &t));
+  d.on_edge(5000 + 10);
+  CHECK(d.poll(5000 + 20, &t));
+  CHECK_EQ(t, 5010u);
 }
 
 // -------------------------------------------------------------------------------------------------- lamp
@@ -561,7 +597,7 @@ struct RfidRig {
 };
 } // namespace
 
-// A whole inventory cycle through the driver: field off/on, steps until EMPTY. Returns the UIDs read.
+// A whole inventory through the driver: a field reset, then polls until one is EMPTY. Returns the UIDs read.
 static std::vector<std::vector<uint8_t>> inventory(RfidRig &rig, int *steps = nullptr) {
   rig.driver.field(false);
   rig.driver.field(true);
@@ -569,7 +605,7 @@ static std::vector<std::vector<uint8_t>> inventory(RfidRig &rig, int *steps = nu
   int n = 0;
   for (; n < 64; n++) {
     TagUid uid;
-    Mfrc522::Step r = rig.driver.inventory_step(&uid);
+    Mfrc522::Step r = rig.driver.poll(&uid);
     if (r == Mfrc522::EMPTY) break;
     CHECK_EQ((int)r, (int)Mfrc522::TAG);
     if (r == Mfrc522::TAG) got.push_back(std::vector<uint8_t>(uid.bytes, uid.bytes + uid.len));
@@ -578,10 +614,17 @@ static std::vector<std::vector<uint8_t>> inventory(RfidRig &rig, int *steps = nu
   return got;
 }
 
+static TagUid tag_uid(const std::vector<uint8_t> &bytes) {
+  TagUid u;
+  u.len = (uint8_t)bytes.size();
+  memcpy(u.bytes, bytes.data(), bytes.size());
+  return u;
+}
+
 TEST(mfrc522_reads_4_7_and_10_byte_uids) {
   RfidRig rig;
   CHECK(rig.driver.begin());
-  CHECK(!rig.chip.field_on()); // the inventory schedule switches the field
+  CHECK(!rig.chip.field_on()); // the station's schedule switches the field
   CHECK(inventory(rig).empty());
   rig.chip.place({0xDE, 0xAD, 0xBE, 0xEF});
   std::vector<std::vector<uint8_t>> got = inventory(rig);
@@ -615,7 +658,7 @@ TEST(mfrc522_inventory_reads_every_tag_once) {
     int steps = 0;
     std::vector<std::vector<uint8_t>> got = inventory(rig, &steps);
     CHECK_EQ(got.size(), (size_t)13);
-    CHECK_EQ(steps, 14); // 13 reads and the empty REQA that ends the cycle
+    CHECK_EQ(steps, 14); // 13 reads and the empty REQA
     std::sort(got.begin(), got.end());
     std::vector<std::vector<uint8_t>> want = hand;
     std::sort(want.begin(), want.end());
@@ -645,13 +688,62 @@ TEST(mfrc522_halted_tags_stay_quiet_until_the_field_reset) {
   rig.chip.place({5, 6, 7, 8});
   rig.driver.field(true);
   TagUid uid;
-  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::TAG);
-  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::TAG);
-  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::EMPTY); // both halted: REQA is not answered
-  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::EMPTY);
+  CHECK_EQ((int)rig.driver.poll(&uid), (int)Mfrc522::TAG);
+  CHECK_EQ((int)rig.driver.poll(&uid), (int)Mfrc522::TAG);
+  CHECK_EQ((int)rig.driver.poll(&uid), (int)Mfrc522::EMPTY); // both halted: REQA is not answered
+  CHECK_EQ((int)rig.driver.poll(&uid), (int)Mfrc522::EMPTY);
   rig.driver.field(false);
   rig.driver.field(true);
-  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::TAG);
+  CHECK_EQ((int)rig.driver.poll(&uid), (int)Mfrc522::TAG);
+}
+
+TEST(mfrc522_presence_checks_keep_every_tag_halted) {
+  // Known tags of every UID size, HALTed; presence checks of each find it and, with the next poll's REQA,
+  // leave all of them HALTed (that poll stays empty) and miss a tag that has gone. A new tag lying there
+  // during a check is left IDLE: the next poll reads it.
+  RfidRig rig;
+  CHECK(rig.driver.begin());
+  std::vector<std::vector<uint8_t>> uids = {
+      {0xDE, 0xAD, 0xBE, 0xEF}, {0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66}, {0x04, 0x11, 0x22, 0x99, 0x44, 0x55, 0x66},
+      {0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x9A}};
+  for (const auto &u : uids) rig.chip.place(u);
+  CHECK_EQ(inventory(rig).size(), uids.size());
+  TagPresence known;
+  TagChange c;
+  for (const auto &u : uids) known.seen(tag_uid(u), 0, 0, &c);
+  auto shared = [&](const std::vector<uint8_t> &u) {
+    for (uint8_t i = 0; i < uids.size(); i++) {
+      if (tag_uid_equal(known.uid_at(i), tag_uid(u))) return known.shares_upper_levels(i);
+    }
+    return false;
+  };
+  CHECK(!shared(uids[0]));
+  CHECK(shared(uids[1]) && shared(uids[2])); // 88 04 11 22 at cascade level 1, both
+  CHECK(!shared(uids[3])); // the 10-byte one shares CL1 with them, not CL2 (88 33 44 55): its SELECT CL2 parts them
+  TagUid none;
+  for (int round = 0; round < 2; round++) {
+    for (const auto &u : uids) {
+      CHECK_EQ((int)rig.driver.presence(tag_uid(u), shared(u)), (int)Mfrc522::PRESENT);
+      CHECK_EQ((int)rig.driver.poll(&none), (int)Mfrc522::EMPTY);
+    }
+  }
+  for (const FakeTag &t : rig.chip.tags) CHECK_EQ((int)t.state, (int)FakeTag::HALT);
+  rig.chip.remove(uids[1]);
+  CHECK_EQ((int)rig.driver.presence(tag_uid(uids[1]), true), (int)Mfrc522::ABSENT); // CL1 still answered, CL2 not
+  CHECK_EQ((int)rig.driver.presence(tag_uid(uids[2]), true), (int)Mfrc522::PRESENT);
+  CHECK_EQ((int)rig.driver.poll(&none), (int)Mfrc522::EMPTY);
+  // Not told that it shares CL1 with another known tag: the collision is seen (UNSURE), never a silent miss.
+  rig.chip.place(uids[1]);
+  CHECK_EQ((int)rig.driver.poll(&none), (int)Mfrc522::TAG); // it had left: IDLE again
+  CHECK_EQ((int)rig.driver.presence(tag_uid(uids[2]), false), (int)Mfrc522::UNSURE);
+  CHECK_EQ((int)rig.driver.poll(&none), (int)Mfrc522::EMPTY);
+  rig.chip.place({0x08, 0x07, 0x06, 0x05}); // a new one, IDLE
+  CHECK_EQ((int)rig.driver.presence(tag_uid(uids[0]), false), (int)Mfrc522::PRESENT);
+  TagUid got;
+  CHECK_EQ((int)rig.driver.poll(&got), (int)Mfrc522::TAG);
+  CHECK(tag_uid_equal(got, tag_uid({0x08, 0x07, 0x06, 0x05})));
+  rig.chip.clear_tags();
+  CHECK_EQ((int)rig.driver.presence(tag_uid(uids[0]), false), (int)Mfrc522::ABSENT); // the WUPA goes unanswered
 }
 
 TEST(mfrc522_reports_a_missing_chip_and_recovers) {
@@ -659,10 +751,14 @@ TEST(mfrc522_reports_a_missing_chip_and_recovers) {
   rig.chip.connected = false;
   CHECK(!rig.driver.begin());
   TagUid uid;
-  CHECK_EQ((int)rig.driver.inventory_step(&uid), (int)Mfrc522::FAULT);
-  CHECK(!rig.driver.check());
+  CHECK_EQ((int)rig.driver.poll(&uid), (int)Mfrc522::FAILED); // not EMPTY: a dead chip proves nothing
+  CHECK_EQ((int)rig.driver.presence(tag_uid({1, 2, 3, 4}), false), (int)Mfrc522::UNSURE); // and misses nothing
+  CHECK_EQ((int)rig.driver.check(), (int)Mfrc522::DOWN);
   rig.chip.connected = true;
   rig.chip.place({1, 2, 3, 4});
-  CHECK(rig.driver.check()); // configured again by itself
+  // Back: a reset is started without waiting, and the next call finds it up and configures it.
+  CHECK_EQ((int)rig.driver.check(), (int)Mfrc522::STARTING);
+  CHECK_EQ((int)rig.driver.check(), (int)Mfrc522::UP);
+  CHECK_EQ((int)rig.driver.check(), (int)Mfrc522::UP);
   CHECK_EQ(inventory(rig).size(), (size_t)1);
 }

@@ -24,6 +24,16 @@ import {
   usart0Config,
 } from 'avr8js';
 
+/**
+ * The byte every SRAM cell holds at power-on and after each reset in the emulator ("stack painting"): the C
+ * runtime then writes .data and .bss, and the stack writes downwards from RAMEND, so the lowest cell above
+ * .bss that no longer holds it is the deepest point the stack reached (`stackReport()`).
+ */
+export const SRAM_PAINT = 0xa5;
+/** The first SRAM address and RAMEND of the ATmega328P (data space). */
+export const SRAM_START = 0x100;
+export const RAMEND = 0x8ff;
+
 /** The seat station's crystal. */
 export const CPU_HZ = 16_000_000;
 export const CYCLES_PER_US = CPU_HZ / 1_000_000;
@@ -106,6 +116,41 @@ export interface AvrRunnerOptions {
   readonly eeprom?: Uint8Array;
 }
 
+/**
+ * Two deviations of avr8js 0.21.1's USART from the ATmega328P datasheet (§20.11), fixed here because they
+ * lose received bytes whenever the firmware transmits while a byte arrives:
+ * - a write to UCSR0B while the receiver is on cancels a pending RX-complete interrupt, though RXC0 is
+ *   cleared only by reading UDR0. The Arduino core writes UCSR0B on every `Serial.write` (UDRIE0 on) and
+ *   in its UDRE interrupt (UDRIE0 off), so a command byte that lands then is never read and the next one
+ *   overwrites it (measured: 3 pings of 38 garbled with the weight streaming and 4 tags polled);
+ * - a write to UCSR0A clears RXC0 and UDRE0, which are read-only (the core writes UCSR0A to clear TXC0).
+ * The patched hooks keep RXC0/UDRE0 as they were, clear TXC0 only when a 1 is written to it, and re-queue
+ * the RX interrupt when RXC0 is still set after a UCSR0B write.
+ */
+function fixUsartFlags(cpu: CPU, usart: AVRUSART): void {
+  const RXC = 0x80;
+  const TXC = 0x40;
+  const UDRE = 0x20;
+  const { UCSRA, UCSRB } = usart0Config;
+  const rxInterrupt = (usart as unknown as { RXC: Parameters<CPU['setInterruptFlag']>[0] }).RXC;
+  const writeA = cpu.writeHooks[UCSRA];
+  cpu.writeHooks[UCSRA] = (value, old, addr, mask) => {
+    const result = writeA?.(value, old, addr, mask);
+    const keep = (old & (RXC | UDRE)) | (old & TXC & ~value);
+    cpu.data[UCSRA] = ((cpu.data[UCSRA] ?? 0) & ~(RXC | UDRE | TXC)) | keep;
+    return result;
+  };
+  const writeB = cpu.writeHooks[UCSRB];
+  cpu.writeHooks[UCSRB] = (value, old, addr, mask) => {
+    const received = ((cpu.data[UCSRA] ?? 0) & RXC) !== 0;
+    const result = writeB?.(value, old, addr, mask);
+    if (received && (value & 0x10) !== 0) { // RXEN0: the byte is still waiting in UDR0
+      cpu.setInterruptFlag(rxInterrupt);
+    }
+    return result;
+  };
+}
+
 /** Yields to the Node event loop (lets I/O callbacks and promise chains run). */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -125,6 +170,10 @@ export class AvrRunner {
   private tcnt0Reads: number[] | undefined;
   /** Resets so far (0 at power-on). */
   resets = 0;
+  /** Where the running `runToCycle()` slice stops next (the earliest event, or its target). */
+  private limitCycle = 0;
+  /** Lowest stack pointer seen since `trackStackPointer()` was turned on (this boot), or undefined. */
+  private minSp: number | undefined;
 
   constructor(options: AvrRunnerOptions) {
     const flash = parseIntelHex(options.hex);
@@ -173,6 +222,7 @@ export class AvrRunner {
     const cycles = this.cycles;
     this.resets++;
     this.timer0Start = undefined;
+    if (this.minSp !== undefined) this.minSp = RAMEND;
     this.mcuNow = this.build(cycles);
     this.heldUntil = cycles + Math.round(holdUs * CYCLES_PER_US);
     for (const attach of this.attachers) attach(this.mcuNow);
@@ -181,6 +231,7 @@ export class AvrRunner {
   /** Runs `fn` at simulated cycle `cycle` (or at once, between instructions, when that is past). */
   atCycle(cycle: number, fn: () => void): Scheduled {
     const ev: WorldEvent = { cycle: Math.max(cycle, this.cycles), seq: this.eventSeq++, fn, cancelled: false };
+    if (ev.cycle < this.limitCycle) this.limitCycle = ev.cycle;
     let i = this.events.length;
     while (i > 0 && (this.events[i - 1]?.cycle ?? 0) > ev.cycle) i--;
     this.events.splice(i, 0, ev);
@@ -221,14 +272,27 @@ export class AvrRunner {
       const cpu = this.mcuNow.cpu;
       if (cpu.cycles >= target) return true;
       const next = this.events[0];
-      const limit = next && next.cycle < target ? next.cycle : target;
+      // A device model may schedule an event from inside an instruction (an SPI byte, a pin write): atCycle()
+      // lowers `limitCycle` then, so the loop stops in time to fire it.
+      this.limitCycle = next && next.cycle < target ? next.cycle : target;
       if (cpu.cycles < this.heldUntil) {
-        cpu.cycles = Math.min(limit, this.heldUntil); // held in reset: time passes, nothing executes
+        cpu.cycles = Math.min(this.limitCycle, this.heldUntil); // held in reset: time passes, nothing executes
         continue;
       }
-      while (cpu.cycles < limit) {
-        avrInstruction(cpu);
-        cpu.tick();
+      if (this.minSp === undefined) {
+        while (cpu.cycles < this.limitCycle) {
+          avrInstruction(cpu);
+          cpu.tick();
+        }
+      } else {
+        let minSp = this.minSp;
+        while (cpu.cycles < this.limitCycle) {
+          avrInstruction(cpu);
+          cpu.tick();
+          const sp = cpu.SP;
+          if (sp < minSp) minSp = sp;
+        }
+        this.minSp = minSp;
       }
     }
   }
@@ -277,6 +341,38 @@ export class AvrRunner {
     return this.tcnt0Reads;
   }
 
+  /**
+   * Starts recording the lowest stack pointer after every instruction (costs a little speed; off by default).
+   * A reset starts a new record.
+   */
+  trackStackPointer(): void {
+    this.minSp = this.mcuNow.cpu.SP;
+  }
+
+  /** The lowest SP seen since `trackStackPointer()`, or undefined when not tracking. */
+  get lowestStackPointer(): number | undefined {
+    return this.minSp;
+  }
+
+  /**
+   * How deep the stack has gone this boot, from the paint: `deepest` is the lowest address above `bssEnd`
+   * (the end of the firmware's static RAM, symbol `__bss_end`) that no longer holds {@link SRAM_PAINT};
+   * `usedBytes` = RAMEND − deepest + 1; `freeBytes` = the cells between the static RAM and that point, never
+   * written. (A stack byte that happens to equal the paint at the very bottom would hide one byte; the SP
+   * record cross-checks it.)
+   */
+  stackReport(bssEnd: number): { readonly deepest: number; readonly usedBytes: number; readonly freeBytes: number } {
+    const data = this.mcuNow.cpu.data;
+    let deepest = RAMEND + 1;
+    for (let addr = bssEnd; addr <= RAMEND; addr++) {
+      if (data[addr] !== SRAM_PAINT) {
+        deepest = addr;
+        break;
+      }
+    }
+    return { deepest, usedBytes: RAMEND - deepest + 1, freeBytes: deepest - bssEnd };
+  }
+
   /** The cycle at which timer0 started counting after the last reset (undefined before `init()` ran). */
   get timer0StartCycle(): number | undefined {
     return this.timer0Start;
@@ -310,6 +406,7 @@ export class AvrRunner {
   private build(cycles: number): Mcu {
     const cpu = new CPU(new Uint16Array(this.program), SRAM_BYTES);
     cpu.cycles = cycles;
+    cpu.data.fill(SRAM_PAINT, SRAM_START, RAMEND + 1); // "stack painting" (stackReport)
     const timer0 = new AVRTimer(cpu, timer0Config);
     const timer1 = new AVRTimer(cpu, timer1Config);
     const timer2 = new AVRTimer(cpu, timer2Config);
@@ -330,6 +427,7 @@ export class AvrRunner {
       return readTcnt0 ? readTcnt0(addr) : cpu.data[addr] ?? 0;
     };
     const usart = new AVRUSART(cpu, usart0Config, CPU_HZ);
+    fixUsartFlags(cpu, usart);
     const portB = new AVRIOPort(cpu, portBConfig);
     const portC = new AVRIOPort(cpu, portCConfig);
     const portD = new AVRIOPort(cpu, portDConfig);

@@ -18,7 +18,7 @@ describe('boot banner', () => {
   it('announces version, protocol, kind, id and boot count from EEPROM', async () => {
     const station = new StationEmulator({ settings: { stationId: 'seat-3', boot: 6 } });
     const banner = await station.waitForBanner();
-    expect(message(banner)).toEqual({ type: 'banner', fw: '0.2.0', proto: PROTOCOL_VERSION, kind: 'seat', station: 'seat-3', boot: 7 });
+    expect(message(banner)).toEqual({ type: 'banner', fw: '0.3.0', proto: PROTOCOL_VERSION, kind: 'seat', station: 'seat-3', boot: 7 });
     expect(station.lines[0]).toBe(banner); // printed before anything else
     expect(station.events()).toEqual([]); // a present reader and load cell raise no FAULT
   });
@@ -30,7 +30,7 @@ describe('boot banner', () => {
     station.reset();
     expect(message(await station.waitForBanner())).toMatchObject({ station: 'seat-4', boot: 2 });
     expect(message(await station.command({ id: 2, verb: 'info' }))).toEqual({
-      type: 'ok', id: 2, fields: { fw: '0.2.0', proto: '1', kind: 'seat', id: 'seat-4', boot: '2' },
+      type: 'ok', id: 2, fields: { fw: '0.3.0', proto: '2', kind: 'seat', id: 'seat-4', boot: '2' },
     });
   });
 });
@@ -135,11 +135,12 @@ describe('rejected lines are reported and never executed', () => {
     expect(station.lamp).toBe(true);
   });
 
-  it('missing checksum → err - 3; unknown verb → err <id> 6; out of range → err <id> 8; too long → err - 1', async () => {
+  it('missing checksum → err - 3; unknown verb → err <id> 6; out of range → err <id> 8; too long → err - 1; CR CR → err - 2', async () => {
     const station = new StationEmulator({ settings: { stationId: 'seat-1' } });
     await station.waitForBanner();
     const replies: DeviceMessage[] = [];
-    for (const text of ['7 ping', frame('8 zap'), frame('9 lamp blink 5 400 1'), '1'.repeat(100)]) {
+    for (const text of ['7 ping', frame('8 zap'), frame('9 lamp blink 5 400 1'), '1'.repeat(100), `${frame('11 lamp on')}\r\r`,
+      frame('12 zap a b c d e')]) {
       const from = station.lines.length;
       station.sendLine(text);
       replies.push(message(await station.waitForLine((l) => l.text.startsWith('err') || l.text.startsWith('ok'), { from })));
@@ -149,6 +150,8 @@ describe('rejected lines are reported and never executed', () => {
       { type: 'err', id: 8, code: 6 },
       { type: 'err', id: 9, code: 8 },
       { type: 'err', id: null, code: 1 },
+      { type: 'err', id: null, code: 2 }, // one CR is accepted, the second is a bad character: never executed
+      { type: 'err', id: 12, code: 6 }, // the unknown verb is reported before the argument count
     ]);
     expect(station.lampEdges).toEqual([]);
     // The station still answers afterwards.

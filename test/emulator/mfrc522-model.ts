@@ -14,8 +14,15 @@
  *   SoftReset) restores the reset values (antenna off).
  * - Transceive takes the air time of ISO 14443A at 106 kbit/s: the frame goes out (9.44 µs per bit, a parity
  *   bit per byte), the tags answer after the frame delay time (~91 µs), and the answer is received; then
- *   TxIRq/RxIRq are set and the answer sits in the FIFO. Without an answer the timer (started at the end of
- *   transmission when TAuto is set) raises TimerIRq after (2·TPrescaler+1)·(TReload+1)/13.56 MHz.
+ *   TxIRq/RxIRq are set and the answer sits in the FIFO.
+ * - The timer is a unit of its own, as the datasheet has it (§8.5: "the timer is triggered by events but does
+ *   not influence any event"; Table 106, TModeReg): a start event — the end of a transmission when TAuto is
+ *   set, or ControlReg.TStartNow — (re)loads it from TReload and it counts down at 13.56 MHz /
+ *   (2·TPrescaler+1); it stops at the 5th bit of a reception (TAuto, RxMultiple off), at ControlReg.TStopNow
+ *   (no TimerIRq then), or at zero, where it sets TimerIRq (and with TAutoRestart reloads and goes on).
+ *   Commands do not touch it: Idle, a new Transceive or flushing the FIFO leave a running timer running, so
+ *   a timer started by a frame that got no answer (an HLTA) fires later, in the middle of whatever the
+ *   driver does next, unless the driver stops it. Status1Reg.TRunning and TCounterValReg show its state.
  * - Several tags answer bit-synchronously: their answers are superposed bit by bit. Where they differ the
  *   reader sees a collision: CollErr (and ParityErr, the worst case for the collided byte), CollReg.CollPos =
  *   the 1-based position of the first collided bit counted from bit 0 of the first FIFO byte (RxAlign bits
@@ -26,9 +33,17 @@
  *   from every tag whose UID CLn starts with the bits sent; the others stay silent), SELECT (NVB 0x70, CRC_A)
  *   → the next cascade level or ACTIVE (4-, 7-, 10-byte UIDs, cascade tag 0x88, BCC, SAK with the "UID
  *   incomplete" bit), HLTA in ACTIVE → HALT. Any other frame sends a READY/ACTIVE tag back to IDLE (READY* /
- *   ACTIVE*: back to HALT) without an answer — including REQA/WUPA and an HLTA meant for another tag.
+ *   ACTIVE*: back to HALT) without an answer — including REQA/WUPA, an HLTA meant for another tag, a SELECT
+ *   with another tag's UID, a command of another cascade level, and an invalid frame (a SELECT with a bad
+ *   CRC_A). Only an ANTICOLLISION whose UID bits are not this tag's prefix leaves it READY, silent (the
+ *   bit-frame anticollision needs the losers to stay). HALT and IDLE tags ignore everything but WUPA
+ *   (HALT, IDLE) and REQA (IDLE).
  * - Power: a tag is powered only while the antenna is on; switching the field off resets every tag to IDLE
- *   (ISO field reset), and a tag answers only `powerUpUs` (default 5 ms, the ISO maximum) after it got field.
+ *   (ISO field reset), and a tag answers only `powerUpUs` after it got field: placed on a reader whose field
+ *   is on, or when the field comes on. ISO/IEC 14443-3 (§5, polling) allows a PICC up to 5 ms of
+ *   unmodulated field before it must accept a REQA/WUPA, and says a PCD may poll sooner because PICCs may
+ *   answer sooner; NXP's NTAG21x and MIFARE datasheets give no shorter guaranteed figure. So the default is
+ *   the 5 ms ISO bound, and a test can set it per reader (`powerUpUs`) or per tag (`placeTag(uid, { powerUpUs })`).
  *
  * Not modelled: parity/CRC errors on the air, the chip's CRC coprocessor and TxCRCEn/RxCRCEn, MIFARE
  * authentication and data blocks, interrupts on the IRQ pin, the detuning of stacked tags (every tag in the
@@ -41,10 +56,24 @@ const SS = 2; // PB2
 const RST = 1; // PB1
 
 const REG = {
-  COMMAND: 0x01, COM_IRQ: 0x04, DIV_IRQ: 0x05, ERROR: 0x06, STATUS2: 0x08, FIFO_DATA: 0x09, FIFO_LEVEL: 0x0a,
-  CONTROL: 0x0c, BIT_FRAMING: 0x0d, COLL: 0x0e, MODE: 0x11, TX_MODE: 0x12, RX_MODE: 0x13, TX_CONTROL: 0x14,
-  TX_ASK: 0x15, T_MODE: 0x2a, T_PRESCALER: 0x2b, T_RELOAD_H: 0x2c, T_RELOAD_L: 0x2d, VERSION: 0x37,
+  COMMAND: 0x01, COM_IRQ: 0x04, DIV_IRQ: 0x05, ERROR: 0x06, STATUS1: 0x07, STATUS2: 0x08, FIFO_DATA: 0x09,
+  FIFO_LEVEL: 0x0a, CONTROL: 0x0c, BIT_FRAMING: 0x0d, COLL: 0x0e, MODE: 0x11, TX_MODE: 0x12, RX_MODE: 0x13,
+  TX_CONTROL: 0x14, TX_ASK: 0x15, T_MODE: 0x2a, T_PRESCALER: 0x2b, T_RELOAD_H: 0x2c, T_RELOAD_L: 0x2d,
+  T_COUNTER_H: 0x2e, T_COUNTER_L: 0x2f, VERSION: 0x37,
 } as const;
+
+/** CommandReg.PowerDown: read as 1 while the chip wakes up after a reset (oscillator start-up). */
+const POWER_DOWN = 0x10;
+/** ControlReg: TStopNow / TStartNow (write 1), RxLastBits (read). */
+const T_STOP_NOW = 0x80;
+const T_START_NOW = 0x40;
+/** TModeReg bits. */
+const T_AUTO = 0x80;
+const T_AUTO_RESTART = 0x10;
+/** Status1Reg.TRunning. */
+const T_RUNNING = 0x08;
+/** RxModeReg.RxMultiple: the receiver stays on after a frame (and TAuto's timer never stops). */
+const RX_MULTIPLE = 0x04;
 
 const CMD_IDLE = 0x00;
 const CMD_TRANSCEIVE = 0x0c;
@@ -96,6 +125,8 @@ interface Tag {
   level: number;
   /** Simulated time from which it answers (field on, or placed in a field that is on, + power-up). */
   readyAtUs: number;
+  /** Its power-up time (µs). */
+  readonly powerUpUs: number;
 }
 
 /** Bits LSB first within each byte, as ISO 14443A transmits them. */
@@ -121,6 +152,18 @@ export interface Mfrc522Options {
   readonly connected?: boolean;
   /** Time a tag needs in the field before it answers (µs; ISO 14443-3 allows up to 5 ms). Default 5000. */
   readonly powerUpUs?: number;
+  /**
+   * How long CommandReg.PowerDown reads 1 after a hard reset (RST high) or a SoftReset: the oscillator
+   * start-up (datasheet §8.8.2: the crystal's start-up time + 37.74 µs). Default 500 µs; SPI register
+   * writes before that are lost.
+   */
+  readonly startUpUs?: number;
+}
+
+/** Per tag. */
+export interface PlaceTagOptions {
+  /** This tag's power-up time (µs), instead of the reader's `powerUpUs`. */
+  readonly powerUpUs?: number;
 }
 
 function resetValues(version: number): Uint8Array {
@@ -142,8 +185,8 @@ export class Mfrc522Model {
   readonly versionReadsUs: number[] = [];
   /** Frames the reader sent into the field (for debugging and assertions). */
   readonly framesSent: { readonly atUs: number; readonly bytes: readonly number[]; readonly bits: number }[] = [];
-  /** REQA/WUPA frames: when they went out and how many tags answered. */
-  readonly requests: { readonly atUs: number; readonly answers: number }[] = [];
+  /** REQA/WUPA frames: when they went out (StartSend), which one, and how many tags answered. */
+  readonly requests: { readonly atUs: number; readonly answers: number; readonly wupa: boolean }[] = [];
   /** Antenna switched on / off, with the simulated time. */
   readonly fieldEdges: { readonly atUs: number; readonly on: boolean }[] = [];
   /** Every SPI transaction: when its address byte came and which register it addressed. */
@@ -154,6 +197,13 @@ export class Mfrc522Model {
   halts = 0;
   /** Answers in which two tags' bits collided. */
   collisions = 0;
+  /** Times the timer reached zero and set TimerIRq, with the simulated time. */
+  readonly timerExpiries: number[] = [];
+  /**
+   * Stale TimerIRqs: set by a timer that was started before the driver last cleared TimerIRq (ComIrqReg) —
+   * left running by an earlier frame, it fires during the next one.
+   */
+  staleTimerIrqs = 0;
 
   private readonly runner: AvrRunner;
   private readonly version: number;
@@ -169,11 +219,19 @@ export class Mfrc522Model {
   private rstLow = false;
   private pending: { cancel(): void }[] = [];
   private readonly tags: Tag[] = [];
+  private readonly startUpUs: number;
+  /** Until when CommandReg.PowerDown reads 1 (the oscillator starting after a reset). */
+  private wakingUntilUs = 0;
+  /** The timer: running since `timerStartUs` with `timerPeriodUs`, its zero crossing scheduled. */
+  private timer: { startUs: number; periodUs: number; tickUs: number; expiry: { cancel(): void } } | undefined;
+  /** A transmission is on its way and its end (the TAuto start) has not come yet. */
+  private transmitting = false;
 
   constructor(runner: AvrRunner, options: Mfrc522Options = {}) {
     this.runner = runner;
     this.version = options.version ?? 0x92;
     this.powerUpUs = options.powerUpUs ?? 5000;
+    this.startUpUs = options.startUpUs ?? 500;
     this.connectedNow = options.connected ?? true;
     this.regs = resetValues(this.version);
     runner.onAttach((mcu) => {
@@ -182,10 +240,31 @@ export class Mfrc522Model {
   }
 
   /** Lays a tag with this UID (hex, 4/7/10 bytes) on the reader, with the others; it answers once powered up. */
-  placeTag(uid: string): void {
+  placeTag(uid: string, options: PlaceTagOptions = {}): void {
     const bytes = parseUid(uid);
     if (this.tags.some((t) => sameUid(t.uid, bytes))) throw new Error(`tag ${uid} is on the reader already`);
-    this.tags.push({ uid: bytes, state: 'idle', fromHalt: false, level: 1, readyAtUs: this.runner.nowUs + this.powerUpUs });
+    const powerUpUs = options.powerUpUs ?? this.powerUpUs;
+    const readyAtUs = this.fieldOn ? this.runner.nowUs + powerUpUs : Infinity;
+    this.tags.push({ uid: bytes, state: 'idle', fromHalt: false, level: 1, readyAtUs, powerUpUs });
+  }
+
+  /** The simulated time from which the tag with this UID answers (Infinity: no field), or undefined. */
+  tagReadyAtUs(uid: string): number | undefined {
+    const bytes = parseUid(uid);
+    return this.tags.find((t) => sameUid(t.uid, bytes))?.readyAtUs;
+  }
+
+  /** The ISO 14443-3 state of the tag with this UID (for assertions), or undefined when it is not on the reader. */
+  tagState(uid: string): string | undefined {
+    const bytes = parseUid(uid);
+    const tag = this.tags.find((t) => sameUid(t.uid, bytes));
+    if (!tag) return undefined;
+    return tag.fromHalt && (tag.state === 'ready' || tag.state === 'active') ? `${tag.state}*` : tag.state;
+  }
+
+  /** True while the timer counts. */
+  get timerRunning(): boolean {
+    return this.timer !== undefined;
   }
 
   /** Takes the tag with this UID away (all tags when no UID is given). */
@@ -219,54 +298,33 @@ export class Mfrc522Model {
   setConnected(connected: boolean): void {
     this.connectedNow = connected;
     if (!connected) this.powerDown();
-    else this.regs = resetValues(this.version);
+    else this.resetChip(); // powered again: reset values, the oscillator starts
   }
 
-  /** Simulated times at which an inventory cycle started: the first REQA/WUPA after each field-on. */
-  get cycleStartsUs(): number[] {
-    const starts: number[] = [];
-    let armed = false;
-    const events = [
-      ...this.fieldEdges.map((e) => ({ atUs: e.atUs, kind: e.on ? 'on' : 'off' })),
-      ...this.requests.map((r) => ({ atUs: r.atUs, kind: 'req' })),
-    ].sort((a, b) => a.atUs - b.atUs);
-    for (const e of events) {
-      if (e.kind === 'on') armed = true;
-      else if (e.kind === 'off') armed = false;
-      else if (armed) {
-        starts.push(e.atUs);
-        armed = false;
-      }
-    }
-    return starts;
+  /** The polls (REQA) since `fromUs`: when each went out and how many tags answered it. */
+  polls(fromUs = 0): { readonly atUs: number; readonly answers: number }[] {
+    return this.requests.filter((r) => !r.wupa && r.atUs >= fromUs);
   }
 
-  /** The first cycle start at or after `simUs`. */
-  firstCycleAfter(simUs: number): number | undefined {
-    return this.cycleStartsUs.find((t) => t >= simUs);
-  }
-
-  /** The VersionReg read that began the inventory step whose REQA went out at `requestUs`. */
-  stepStartBefore(requestUs: number): number | undefined {
-    return this.versionReadsUs.filter((t) => t <= requestUs).at(-1);
+  /** The presence checks (each begins with a WUPA) since `fromUs`. */
+  checks(fromUs = 0): { readonly atUs: number; readonly answers: number }[] {
+    return this.requests.filter((r) => r.wupa && r.atUs >= fromUs);
   }
 
   /**
-   * The inventory steps since `fromUs`, as the firmware ran them: each starts with a VersionReg read and lasts
-   * until its last SPI transaction (the loop is blocked meanwhile), with the number of tags that answered its
-   * REQA (0: the step that ends a cycle).
+   * The RFID steps since `fromUs`, as the firmware runs them (one per loop pass): each begins with a poll
+   * (REQA) and lasts until the last SPI transaction before the next poll (the read of a new tag, or a
+   * presence check: the loop is blocked meanwhile), with the number of tags that answered its REQA.
    */
   steps(fromUs = 0): { readonly startUs: number; readonly endUs: number; readonly answers: number }[] {
-    const reads = this.transactions.filter((t) => t.atUs >= fromUs && t.read && t.reg === REG.VERSION).map((t) => t.atUs);
-    const steps: { startUs: number; endUs: number; answers: number }[] = [];
-    reads.forEach((startUs, i) => {
-      const next = reads[i + 1] ?? Infinity;
-      const request = this.requests.find((r) => r.atUs >= startUs && r.atUs < next);
-      if (!request) return; // a VersionReg read of its own: the check before the field goes on
-      const endUs = this.transactions.filter((t) => t.atUs >= startUs && t.atUs < next).at(-1)?.atUs ?? startUs;
-      steps.push({ startUs, endUs, answers: request.answers });
+    const polls = this.polls(fromUs);
+    return polls.map((poll, i) => {
+      const next = polls[i + 1]?.atUs ?? Infinity;
+      // The poll's own set-up (a few register writes) came just before its StartSend.
+      const first = this.transactions.filter((t) => t.atUs <= poll.atUs && t.atUs > poll.atUs - 100).at(0)?.atUs ?? poll.atUs;
+      const endUs = this.transactions.filter((t) => t.atUs >= poll.atUs && t.atUs < next - 100).at(-1)?.atUs ?? poll.atUs;
+      return { startUs: first, endUs, answers: poll.answers };
     });
-    return steps;
   }
 
   private attach(mcu: Mcu): void {
@@ -295,16 +353,72 @@ export class Mfrc522Model {
     if (rstLow !== this.rstLow) {
       this.rstLow = rstLow;
       if (rstLow) this.powerDown();
-      else this.regs = resetValues(this.version); // hard reset ends: registers at their reset values
+      else this.resetChip(); // hard reset ends: registers at their reset values, the oscillator starts
     }
   }
 
   private powerDown(): void {
     for (const p of this.pending) p.cancel();
     this.pending = [];
+    this.transmitting = false;
+    this.stopTimer();
     this.fifo = [];
     this.setField(false);
   }
+
+  /** Reset values, and the oscillator's start-up: CommandReg.PowerDown reads 1 and writes are lost meanwhile. */
+  private resetChip(): void {
+    this.regs = resetValues(this.version);
+    this.wakingUntilUs = this.runner.nowUs + this.startUpUs;
+  }
+
+  private get waking(): boolean {
+    return this.runner.nowUs < this.wakingUntilUs;
+  }
+
+  // ------------------------------------------------------------------------------------------- timer
+
+  private get timerTickUs(): number {
+    const prescaler = (((this.regs[REG.T_MODE] ?? 0) & 0x0f) << 8) | (this.regs[REG.T_PRESCALER] ?? 0);
+    return (2 * prescaler + 1) / FC_HZ * 1e6;
+  }
+
+  private get timerReload(): number {
+    return ((this.regs[REG.T_RELOAD_H] ?? 0) << 8) | (this.regs[REG.T_RELOAD_L] ?? 0);
+  }
+
+  /** A start event: (re)load from TReload and count down (every start event re-triggers the timer). */
+  private startTimer(): void {
+    this.stopTimer();
+    const tickUs = this.timerTickUs;
+    const periodUs = (this.timerReload + 1) * tickUs;
+    const startUs = this.runner.nowUs;
+    const expiry = this.runner.after(periodUs, () => {
+      this.timer = undefined;
+      this.timerExpiries.push(this.runner.nowUs);
+      if (startUs < this.timerIrqClearedUs) this.staleTimerIrqs++; // started before the driver cleared TimerIRq
+      this.regs[REG.COM_IRQ] = (this.regs[REG.COM_IRQ] ?? 0) | IRQ_TIMER;
+      if ((this.regs[REG.T_MODE] ?? 0) & T_AUTO_RESTART) this.startTimer();
+    });
+    this.timer = { startUs, periodUs, tickUs, expiry };
+  }
+
+  private stopTimer(): void {
+    this.timer?.expiry.cancel();
+    this.timer = undefined;
+  }
+
+  /** TCounterValReg: the ticks left (the reload value when stopped, as after a reset). */
+  private get timerCounter(): number {
+    const t = this.timer;
+    if (!t) return this.timerReload;
+    return Math.max(0, Math.ceil((t.startUs + t.periodUs - this.runner.nowUs) / t.tickUs) - 1);
+  }
+
+  /** The driver waits for the answer to the frame last sent (its own timer start has happened). */
+  private awaitingAnswer = false;
+  /** When the driver last cleared TimerIRq. */
+  private timerIrqClearedUs = -Infinity;
 
   /** The field goes on or off: tags lose power (IDLE) or start powering up. */
   private setField(on: boolean): void {
@@ -314,7 +428,7 @@ export class Mfrc522Model {
     for (const tag of this.tags) {
       tag.state = 'idle';
       tag.fromHalt = false;
-      tag.readyAtUs = on ? this.runner.nowUs + this.powerUpUs : Infinity;
+      tag.readyAtUs = on ? this.runner.nowUs + tag.powerUpUs : Infinity;
     }
   }
 
@@ -338,13 +452,18 @@ export class Mfrc522Model {
       case REG.VERSION:
         this.versionReadsUs.push(this.runner.nowUs);
         return this.version;
+      case REG.COMMAND: return (this.regs[REG.COMMAND] ?? 0) | (this.waking ? POWER_DOWN : 0);
       case REG.FIFO_LEVEL: return this.fifo.length;
       case REG.FIFO_DATA: return this.fifo.shift() ?? 0x00;
+      case REG.STATUS1: return ((this.regs[REG.STATUS1] ?? 0) & ~T_RUNNING) | (this.timer ? T_RUNNING : 0);
+      case REG.T_COUNTER_H: return (this.timerCounter >> 8) & 0xff;
+      case REG.T_COUNTER_L: return this.timerCounter & 0xff;
       default: return this.regs[reg] ?? 0;
     }
   }
 
   private writeReg(reg: number, value: number): void {
+    if (this.waking) return; // the oscillator is still starting: the digital part does not run yet
     switch (reg) {
       case REG.FIFO_DATA:
         if (this.fifo.length < FIFO_SIZE) this.fifo.push(value);
@@ -359,6 +478,7 @@ export class Mfrc522Model {
       case REG.COM_IRQ: {
         const irq = this.regs[REG.COM_IRQ] ?? 0;
         this.regs[REG.COM_IRQ] = value & 0x80 ? irq | (value & 0x7f) : irq & ~value & 0x7f;
+        if (!(value & 0x80) && value & IRQ_TIMER) this.timerIrqClearedUs = this.runner.nowUs;
         return;
       }
       case REG.COMMAND: {
@@ -366,13 +486,25 @@ export class Mfrc522Model {
         this.regs[REG.COMMAND] = value;
         if (cmd === CMD_SOFT_RESET) {
           this.powerDown();
-          this.regs = resetValues(this.version);
+          this.resetChip();
         } else if (cmd === CMD_IDLE) {
-          for (const p of this.pending) p.cancel(); // aborts a running transceive
+          // Aborts a running transceive (transmission, reception) — but not the timer, which commands
+          // never touch (§8.5).
+          for (const p of this.pending) p.cancel();
           this.pending = [];
+          this.transmitting = false;
+          this.awaitingAnswer = false;
         }
         return;
       }
+      case REG.CONTROL:
+        if (value & T_STOP_NOW) this.stopTimer(); // stopped by the host: no TimerIRq
+        if (value & T_START_NOW) this.startTimer();
+        return; // RxLastBits is read-only
+      case REG.T_COUNTER_H:
+      case REG.T_COUNTER_L:
+      case REG.STATUS1:
+        return; // read-only
       case REG.BIT_FRAMING:
         this.regs[REG.BIT_FRAMING] = value & 0x7f;
         if (value & 0x80 && ((this.regs[REG.COMMAND] ?? 0) & 0x0f) === CMD_TRANSCEIVE) {
@@ -392,13 +524,6 @@ export class Mfrc522Model {
     }
   }
 
-  private get timerPeriodUs(): number {
-    const tMode = this.regs[REG.T_MODE] ?? 0;
-    const prescaler = ((tMode & 0x0f) << 8) | (this.regs[REG.T_PRESCALER] ?? 0);
-    const reload = ((this.regs[REG.T_RELOAD_H] ?? 0) << 8) | (this.regs[REG.T_RELOAD_L] ?? 0);
-    return (2 * prescaler + 1) * (reload + 1) / FC_HZ * 1e6;
-  }
-
   private transmit(txLastBits: number, rxAlign: number): void {
     const frame = this.fifo;
     this.fifo = [];
@@ -414,30 +539,38 @@ export class Mfrc522Model {
         if (answer) answers.push(answer);
       }
     }
-    if (bits === 7) this.requests.push({ atUs: now, answers: answers.length });
+    if (bits === 7) this.requests.push({ atUs: now, answers: answers.length, wupa: ((frame[0] ?? 0) & 0x7f) === 0x52 });
     this.regs[REG.ERROR] = 0;
     this.regs[REG.CONTROL] = ((this.regs[REG.CONTROL] ?? 0) & ~0x07) & 0xff;
+    this.transmitting = true;
+    this.awaitingAnswer = false;
+    const tAuto = ((this.regs[REG.T_MODE] ?? 0) & T_AUTO) !== 0;
+    const rxMultiple = ((this.regs[REG.RX_MODE] ?? 0) & RX_MULTIPLE) !== 0;
+    // End of transmission: TxIRq, and with TAuto the timer (re)starts from TReload.
     this.pending.push(this.runner.after(txUs, () => {
+      this.transmitting = false;
+      this.awaitingAnswer = true;
       this.regs[REG.COM_IRQ] = (this.regs[REG.COM_IRQ] ?? 0) | IRQ_TX;
+      if (tAuto) this.startTimer();
     }));
-    const tAuto = ((this.regs[REG.T_MODE] ?? 0) & 0x80) !== 0;
-    const timeoutUs = tAuto ? this.timerPeriodUs : Infinity;
-    if (answers.length > 0 && FDT_US < timeoutUs) {
-      const received = this.superpose(answers, rxAlign);
-      const length = Math.max(...answers.map((a) => a.length));
-      const rxUs = (2 + length + Math.ceil(length / 8)) * ETU_US;
-      this.pending.push(this.runner.after(txUs + FDT_US + rxUs, () => {
-        this.fifo = received.bytes;
-        this.regs[REG.ERROR] = received.error;
-        if (received.coll !== undefined) this.regs[REG.COLL] = ((this.regs[REG.COLL] ?? 0) & 0x80) | received.coll;
-        this.regs[REG.CONTROL] = ((this.regs[REG.CONTROL] ?? 0) & ~0x07 & 0xff) | received.lastBits;
-        this.regs[REG.COM_IRQ] = (this.regs[REG.COM_IRQ] ?? 0) | IRQ_RX;
-      }));
-    } else if (tAuto) {
-      this.pending.push(this.runner.after(txUs + timeoutUs, () => {
-        this.regs[REG.COM_IRQ] = (this.regs[REG.COM_IRQ] ?? 0) | IRQ_TIMER;
+    if (answers.length === 0) return; // nothing comes back: only the timer (if any) ends the wait
+    const received = this.superpose(answers, rxAlign);
+    const length = Math.max(...answers.map((a) => a.length));
+    const rxUs = (2 + length + Math.ceil(length / 8)) * ETU_US;
+    // The answer's 5th bit (start bit + 4 data bits) stops a TAuto timer; the timer never stops a reception.
+    if (tAuto && !rxMultiple) {
+      this.pending.push(this.runner.after(txUs + FDT_US + 5 * ETU_US, () => {
+        this.stopTimer();
       }));
     }
+    this.pending.push(this.runner.after(txUs + FDT_US + rxUs, () => {
+      this.awaitingAnswer = false;
+      this.fifo = received.bytes;
+      this.regs[REG.ERROR] = received.error;
+      if (received.coll !== undefined) this.regs[REG.COLL] = ((this.regs[REG.COLL] ?? 0) & 0x80) | received.coll;
+      this.regs[REG.CONTROL] = ((this.regs[REG.CONTROL] ?? 0) & ~0x07 & 0xff) | received.lastBits;
+      this.regs[REG.COM_IRQ] = (this.regs[REG.COM_IRQ] ?? 0) | IRQ_RX;
+    }));
   }
 
   /** What the reader receives when these answers (bits) arrive at once, stored from bit `rxAlign` of byte 0. */
@@ -496,14 +629,14 @@ export class Mfrc522Model {
     }
     const level = cmd === 0x93 ? 1 : cmd === 0x95 ? 2 : cmd === 0x97 ? 3 : 0;
     if (level === 0 || tag.state !== 'ready' || bits < 16) return this.toIdle(tag);
-    if (level !== tag.level) return null; // another cascade level: not for this tag
+    if (level !== tag.level) return this.toIdle(tag); // another cascade level: an unexpected command
     const nvb = f[1] ?? 0;
     const cl = cascadeBytes(tag.uid, level);
     if (nvb === 0x70) { // SELECT
-      if (bits !== 72) return null;
+      if (bits !== 72) return this.toIdle(tag);
       const [lo, hi] = crcA(f.slice(0, 7));
-      if (f[7] !== lo || f[8] !== hi) return null; // a broken frame is ignored
-      if (cl.some((byte, i) => f[2 + i] !== byte)) return null; // another tag's UID: stay READY, silent
+      if (f[7] !== lo || f[8] !== hi) return this.toIdle(tag); // an invalid frame
+      if (cl.some((byte, i) => f[2 + i] !== byte)) return this.toIdle(tag); // another tag's UID: not selected
       const complete = level === (tag.uid.length - 1) / 3;
       const sak = complete ? 0x08 : 0x04;
       if (complete) {

@@ -1,6 +1,8 @@
 /**
  * One emulated seat station: the real compiled firmware (`firmware/build/seat-328p/zaptable.hex`) in avr8js
- * with its physical world — HX711 + load cell, MFRC522 + tags, ZAP button, lamp — and its USB serial line.
+ * with its physical world — HX711 + load cell, MFRC522 + tags, ZAP button, lamp, the piezo slap sensor — and
+ * its USB serial line. The pile build runs in it too (`hexPath: PILE_HEX`): it simply leaves the pad's parts
+ * alone.
  *
  * Two ways to talk to it:
  * - The wire tap: every line the firmware transmits is in `lines`, with the simulated times of its first
@@ -23,7 +25,7 @@
  *   time, for drivers that take an injected clock: host-side stamps then share the simulator's time line,
  *   and the only host/device difference left is a slice of latency.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,11 +40,14 @@ import {
 } from './avr-runner.ts';
 import { ButtonModel } from './button-model.ts';
 import { Hx711Model, type Hx711Options } from './hx711-model.ts';
-import { Mfrc522Model, type Mfrc522Options } from './mfrc522-model.ts';
+import { Mfrc522Model, type Mfrc522Options, type PlaceTagOptions } from './mfrc522-model.ts';
+import { PiezoModel, type ImpactOptions, type PiezoOptions } from './piezo-model.ts';
 import type { SerialDevice } from './usart-binding.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SEAT_HEX = join(REPO_ROOT, 'firmware/build/seat-328p/zaptable.hex');
+/** The pile station's image (reader only, 32 tag slots; `make -C firmware avr-pile`). */
+export const PILE_HEX = join(REPO_ROOT, 'firmware/build/pile-328p/zaptable.hex');
 
 const LAMP_PIN = 6; // PD6
 
@@ -70,7 +75,28 @@ async function hexIsFresh(hex: string): Promise<boolean> {
  * Test files run in parallel workers, so a lock directory keeps two makes from building at once.
  */
 export async function ensureSeatFirmware(): Promise<string> {
-  if (await hexIsFresh(SEAT_HEX)) return SEAT_HEX;
+  return ensureFirmware(SEAT_HEX, 'avr');
+}
+
+/** The same for the pile build (`make -C firmware avr-pile` → `firmware/build/pile-328p/zaptable.hex`). */
+export async function ensurePileFirmware(): Promise<string> {
+  return ensureFirmware(PILE_HEX, 'avr-pile');
+}
+
+/**
+ * An address from the firmware's symbol table (the ELF next to the `.hex`), e.g. `__bss_end`, the end of its
+ * static RAM. Needs `avr-nm` (the AVR toolchain).
+ */
+export function firmwareSymbol(hexPath: string, name: string): number {
+  const elf = join(dirname(hexPath), 'zaptable.elf');
+  const out = execFileSync('avr-nm', [elf], { encoding: 'utf8' });
+  const line = out.split('\n').find((l) => l.trim().split(/\s+/)[2] === name);
+  if (!line) throw new Error(`${name} not in ${elf}`);
+  return Number.parseInt(line.trim().split(/\s+/)[0] ?? '', 16) & 0xffff; // data addresses carry 0x800000
+}
+
+async function ensureFirmware(hex: string, target: string): Promise<string> {
+  if (await hexIsFresh(hex)) return hex;
   const lock = join(REPO_ROOT, 'firmware/build/.emulator-build.lock');
   await mkdir(join(REPO_ROOT, 'firmware/build'), { recursive: true });
   const deadline = Date.now() + 180_000;
@@ -86,10 +112,10 @@ export async function ensureSeatFirmware(): Promise<string> {
     }
   }
   try {
-    if (!(await hexIsFresh(SEAT_HEX))) {
+    if (!(await hexIsFresh(hex))) {
       await new Promise<void>((res, rej) => {
-        execFile('make', ['-C', join(REPO_ROOT, 'firmware'), 'avr'], { timeout: 170_000 }, (err, _out, stderr) => {
-          if (err) rej(new Error(`make -C firmware avr failed (run bash firmware/ci.sh to install the toolchain): ${stderr}`));
+        execFile('make', ['-C', join(REPO_ROOT, 'firmware'), target], { timeout: 170_000 }, (err, _out, stderr) => {
+          if (err) rej(new Error(`make -C firmware ${target} failed (run bash firmware/ci.sh to install the toolchain): ${stderr}`));
           else res();
         });
       });
@@ -97,7 +123,7 @@ export async function ensureSeatFirmware(): Promise<string> {
   } finally {
     await rm(lock, { recursive: true, force: true });
   }
-  return SEAT_HEX;
+  return hex;
 }
 
 // ------------------------------------------------------------------------------------------- settings
@@ -194,6 +220,8 @@ export interface StationEmulatorOptions {
   readonly legacySettings?: boolean;
   readonly hx711?: Hx711Options;
   readonly mfrc522?: Mfrc522Options;
+  /** The slap sensor on D3 (default: fitted). */
+  readonly piezo?: PiezoOptions;
   /** Reset the MCU when a port opens (DTR auto-reset of an Uno/Nano). Default true. */
   readonly resetOnOpen?: boolean;
   /** Time the bootloader holds the sketch after a DTR reset (real boards: ~1.5-2 s). Default 0. */
@@ -228,6 +256,7 @@ export class StationEmulator implements SerialDevice {
   readonly scale: Hx711Model;
   readonly rfid: Mfrc522Model;
   readonly button: ButtonModel;
+  readonly piezo: PiezoModel;
   /** Every line the firmware sent since power-on. */
   readonly lines: TappedLine[] = [];
   /** Lamp (PD6) level changes. */
@@ -236,10 +265,14 @@ export class StationEmulator implements SerialDevice {
   readonly newlinesReceivedUs: number[] = [];
   /** Host bytes lost because the MCU's receiver was off (held in reset, before `Serial.begin`). */
   rxDropped = 0;
+  /** Bytes the firmware has written to UDR of the line it is sending now (0 between lines). */
+  get txBytes(): number {
+    return this.txLine.length;
+  }
 
   private readonly options: StationEmulatorOptions;
   private readonly sliceUs: number;
-  private mcu: Mcu | undefined;
+  private mcuNow: Mcu | undefined;
   private rxQueue: number[] = [];
   private rxInFlight: number | undefined;
   private txLine = '';
@@ -261,6 +294,7 @@ export class StationEmulator implements SerialDevice {
     this.scale = new Hx711Model(this.runner, options.hx711);
     this.rfid = new Mfrc522Model(this.runner, options.mfrc522);
     this.button = new ButtonModel(this.runner);
+    this.piezo = new PiezoModel(this.runner, options.piezo);
   }
 
   // --------------------------------------------------------------------------------------------- time
@@ -324,9 +358,14 @@ export class StationEmulator implements SerialDevice {
     this.button.releaseAt(atUs, bounceUs);
   }
 
+  /** Something hits the pad at simulated time `atUs` (default: now): the slap sensor's comparator fires. */
+  slap(atUs = this.nowUs, options: ImpactOptions = {}): void {
+    this.piezo.impactAt(atUs, options);
+  }
+
   /** Lays a tag on the reader (with the tags already there). */
-  placeTag(uid: string): void {
-    this.rfid.placeTag(uid);
+  placeTag(uid: string, options: PlaceTagOptions = {}): void {
+    this.rfid.placeTag(uid, options);
   }
 
   /** Takes the tag with this UID off the reader; all tags when no UID is given. */
@@ -484,7 +523,7 @@ export class StationEmulator implements SerialDevice {
   }
 
   get deviceBaudRate(): number | undefined {
-    const usart = this.mcu?.usart;
+    const usart = this.mcuNow?.usart;
     return usart?.txEnable === true ? usart.baudRate : undefined;
   }
 
@@ -496,10 +535,15 @@ export class StationEmulator implements SerialDevice {
     // Nothing: DTR released does not reset the board.
   }
 
+  /** The MCU (CPU and peripherals) of the current boot. */
+  get mcu(): Mcu | undefined {
+    return this.mcuNow;
+  }
+
   // ------------------------------------------------------------------------------------------ wiring
 
   private attach(mcu: Mcu): void {
-    this.mcu = mcu;
+    this.mcuNow = mcu;
     this.rxQueue = [];
     this.txLine = '';
     mcu.usart.onByteTransmit = (byte) => {
@@ -512,7 +556,7 @@ export class StationEmulator implements SerialDevice {
       this.feedReceiver();
     };
     mcu.portD.addListener(() => {
-      if (mcu !== this.mcu) return;
+      if (mcu !== this.mcuNow) return;
       const on = mcu.portD.pinState(LAMP_PIN) === PinState.High;
       if (on !== this.lampOn) {
         this.lampOn = on;
@@ -526,7 +570,7 @@ export class StationEmulator implements SerialDevice {
   }
 
   private feedReceiver(): void {
-    const usart = this.mcu?.usart;
+    const usart = this.mcuNow?.usart;
     if (!usart) return;
     while (this.rxQueue.length > 0 && !usart.rxBusy) {
       const byte = this.rxQueue.shift() ?? 0;
@@ -536,7 +580,7 @@ export class StationEmulator implements SerialDevice {
   }
 
   private onByte(mcu: Mcu, byte: number): void {
-    if (mcu !== this.mcu) return;
+    if (mcu !== this.mcuNow) return;
     const now = this.nowUs;
     if (this.txLine === '') this.txLineStartUs = now;
     const charUs = 10 / mcu.usart.baudRate * 1e6;
@@ -554,6 +598,7 @@ export class StationEmulator implements SerialDevice {
     }
     const text = this.txLine;
     this.txLine = '';
+    if (text === '') return; // an empty line (the one before the banner) is no protocol line: hosts skip it
     const line: TappedLine = {
       text, message: parseDeviceLine(text), startUs: this.txLineStartUs, endUs: now + charUs, boot: this.runner.resets,
     };

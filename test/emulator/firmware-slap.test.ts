@@ -1,0 +1,116 @@
+// Firmware in the loop: the piezo slap sensor on D3 (INT1) — an impact on the pad, seen through the
+// comparator model (piezo-model.ts), is one SLAP stamped with its first edge to a few µs, whatever the RFID
+// reader is doing; the card that landed follows as TAG+, whose interval holds the slap; no sensor, no SLAP.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PILE_HEX, StationEmulator, ensurePileFirmware, ensureSeatFirmware } from './station-emulator.ts';
+
+beforeAll(async () => {
+  await ensureSeatFirmware();
+  await ensurePileFirmware();
+}, 240_000);
+
+/** As the button's (firmware-button-lamp.test.ts): micros()'s 4 µs steps plus the ISR's latency. */
+const STAMP_TOLERANCE_US = 14;
+/** The comparator's response time the model uses (LM393). */
+const RESPONSE_US = 1;
+/** firmware/src/slap.h. */
+const QUIET_US = 20_000;
+
+function ntagUids(count: number, seed: number): string[] {
+  let x = seed;
+  const uids: string[] = [];
+  while (uids.length < count) {
+    const bytes = [0x04];
+    for (let i = 0; i < 6; i++) {
+      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+      bytes.push((x >>> 16) & 0xff);
+    }
+    const uid = Buffer.from(bytes).toString('hex').toUpperCase();
+    if (!uids.includes(uid)) uids.push(uid);
+  }
+  return uids;
+}
+
+describe('slap sensor', () => {
+  it('each impact is one SLAP, stamped with its first edge to a few µs, while 13 cards are being checked', async () => {
+    const station = new StationEmulator({ settings: { stationId: 'seat-3' }, hx711: { sps: 80 } });
+    await station.waitForBanner();
+    for (const uid of ntagUids(13, 77)) station.placeTag(uid);
+    await station.runUntil(() => station.events('TAG+').length >= 13, { timeoutUs: 1_000_000 });
+    const errors: number[] = [];
+    let atUs = station.nowUs + 1_000;
+    for (let i = 0; i < 20; i++) {
+      atUs += 31_234.567 + i * 777.7; // every phase of the RFID steps
+      station.slap(atUs, { ringUs: 3_000 + (i % 5) * 2_000, ringHz: 2_000 + (i % 3) * 2_000 });
+      await station.runUntil(() => station.nowUs > atUs + QUIET_US);
+      const slaps = station.events('SLAP');
+      expect(slaps).toHaveLength(i + 1);
+      const stamp = slaps.at(-1)?.event.t ?? Number.NaN;
+      errors.push(stamp - (station.deviceMicrosAt(atUs + RESPONSE_US) ?? Number.NaN));
+    }
+    if (process.env['ZT_EMULATOR_REPORT']) {
+      console.info(`SLAP stamp − comparator edge: ${Math.min(...errors)}..${Math.max(...errors)} µs over ${errors.length} impacts, 13 cards resting`);
+    }
+    expect(Math.min(...errors)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...errors)).toBeLessThanOrEqual(STAMP_TOLERANCE_US);
+    expect(station.piezo.edges.length).toBeGreaterThan(20 * 5); // each impact rang with many edges
+  });
+
+  it(`impacts closer than the ring-down plus ${QUIET_US / 1000} ms quiet are one SLAP; farther apart, two`, async () => {
+    const station = new StationEmulator({ settings: { stationId: 'seat-3' } });
+    await station.waitForBanner();
+    const t0 = station.nowUs + 5_000;
+    station.slap(t0, { ringUs: 4_000 });
+    station.slap(t0 + 10_000, { ringUs: 4_000 }); // 6 ms after the first rang out: the same SLAP
+    station.slap(t0 + 60_000, { ringUs: 4_000 }); // 46 ms of quiet before it: a new one
+    await station.runFor(100_000);
+    const slaps = station.events('SLAP').map(({ event }) => event.t - (station.deviceMicrosAt(t0) ?? 0));
+    expect(slaps).toHaveLength(2);
+    expect(slaps[0]).toBeLessThanOrEqual(STAMP_TOLERANCE_US);
+    expect(Math.abs((slaps[1] ?? 0) - 60_000)).toBeLessThanOrEqual(STAMP_TOLERANCE_US);
+  });
+
+  it('without a sensor the pin floats and hums, and the pull-up keeps it quiet: no SLAP', async () => {
+    const station = new StationEmulator({ settings: { stationId: 'seat-3' }, piezo: { fitted: false, seed: 11 } });
+    await station.waitForBanner();
+    await station.runFor(1_000_000);
+    expect(station.events('SLAP')).toEqual([]);
+    // The noise was there: before the firmware set the pull-up (the boot), the floating pin toggled.
+    expect(station.piezo.edges.length).toBeGreaterThan(0);
+  });
+
+  it('a card landing: SLAP at the impact, then its TAG+, whose interval [t − window − 5 ms, t] holds the slap', async () => {
+    const station = new StationEmulator({ settings: { stationId: 'seat-3' } });
+    await station.waitForBanner();
+    for (const uid of ntagUids(4, 5)) station.placeTag(uid);
+    await station.runUntil(() => station.events('TAG+').length >= 4, { timeoutUs: 1_000_000 });
+    const from = station.lines.length;
+    const landUs = station.nowUs + 2_345.6;
+    station.slap(landUs);
+    station.runner.at(landUs, () => {
+      station.placeTag('04C0FFEE123456', { powerUpUs: 2_500 });
+    });
+    const tag = await station.waitForEvent('TAG+', { from });
+    const slap = station.events('SLAP', from).at(0)?.event;
+    expect(slap).toBeDefined();
+    const slapT = slap?.t ?? Number.NaN;
+    expect(slapT - (station.deviceMicrosAt(landUs) ?? Number.NaN)).toBeLessThanOrEqual(STAMP_TOLERANCE_US);
+    if (tag.event.event !== 'TAG+') throw new Error('not a TAG+');
+    expect(slapT).toBeLessThanOrEqual(tag.event.t);
+    expect(slapT).toBeGreaterThanOrEqual(tag.event.t - (tag.event.windowUs ?? 0) - 5_000);
+    expect(station.lines.indexOf(tag.line)).toBeGreaterThan(station.lines.findIndex((l) => l.text.includes(' SLAP')));
+  });
+
+  it('the pile station has the sensor too', async () => {
+    const station = new StationEmulator({ hexPath: PILE_HEX, settings: { stationId: 'pile' } });
+    await station.waitForBanner();
+    const atUs = station.nowUs + 12_345.25;
+    station.slap(atUs);
+    await station.runFor(40_000);
+    const slaps = station.events('SLAP');
+    expect(slaps).toHaveLength(1);
+    const error = (slaps[0]?.event.t ?? Number.NaN) - (station.deviceMicrosAt(atUs + RESPONSE_US) ?? Number.NaN);
+    expect(error).toBeGreaterThanOrEqual(0);
+    expect(error).toBeLessThanOrEqual(STAMP_TOLERANCE_US);
+  });
+});
