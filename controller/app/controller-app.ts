@@ -239,8 +239,10 @@ export class ControllerApp {
         ...(t.pileStation === undefined ? [] : [{ id: t.pileStation, kind: 'pile' as const }]),
         ...(t.mode === 'buzzer' && t.buzzer.hostStation !== undefined ? [{ id: t.buzzer.hostStation, kind: 'seat' as const }] : []),
       ]).filter((s) => !hubIds.has(s.id));
+      // The simulated stations run through the real serial driver, with the same sensor intervals.
       const sim = createSimulatedHardware({
-        stations, stationDefaults: { bootloaderMs: 300 }, driver: { logger: this.hardwareLogger() },
+        stations, stationDefaults: { bootloaderMs: 300 },
+        driver: { logger: this.hardwareLogger(), sensorTiming: config.hardware.serial.intervals },
       });
       this.simulated = sim.table;
       return sim.hardware;
@@ -249,6 +251,9 @@ export class ControllerApp {
     return new SerialStations({
       ...(serial.ports === 'auto' ? { discovery: { vendorIds: serial.vendorIds } } : { ports: serial.ports }),
       baudRate: serial.baudRate,
+      timing: { bannerTimeoutMs: serial.bannerTimeoutMs, commandTimeoutMs: serial.commandTimeoutMs },
+      ping: { intervalMs: serial.pingIntervalMs },
+      sensorTiming: serial.intervals,
       logger: this.hardwareLogger(),
     });
   }

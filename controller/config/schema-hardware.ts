@@ -23,6 +23,26 @@ const Simulated = Section({
   pileStation: Type.Boolean({ default: true, description: 'Simulate a pile station for every Zip-Zap table.' }),
 }, { default: {}, description: 'The simulated table (the demo, tests and dashboard development).' });
 
+/** A whole number of µs ≥ 0 (a physical allowance: every figure is a bound, not a typical value). */
+const Us = (defaultUs: number, description: string) => Type.Integer({
+  minimum: 0, maximum: 10_000_000, default: defaultUs, description,
+});
+
+/**
+ * The physical allowances behind every sensor event's interval (docs/timing.md §3). The defaults are
+ * controller/hardware/serial/event-interval.ts's `DEFAULT_SENSOR_TIMING` (a test keeps them equal).
+ */
+const Intervals = Section({
+  isrLatencyUs: Us(80, 'How long before its stamp a button or slap edge may have been: the longest stretch with interrupts off '
+    + '(the HX711 read, ~60 µs) plus one other interrupt and the 4 µs step of micros().'),
+  tagPowerUpUs: Us(5000, 'How long a tag entering the field may take before it answers a poll (power-up and reset; ISO 14443 '
+    + 'allows 5 ms): a tag\'s arrival is widened by it, since it may have been there, waking, at the last poll that missed it.'),
+  legacyTagCycleUs: Us(150_000, 'Protocol 1 stations (firmware 0.1–0.2) send tags without their window: assume the longest '
+    + 'inventory cycle they have (13 tags with 7-byte UIDs: ~132 ms) with margin.'),
+  weightWindowUs: Us(600_000, 'How long before a settled weight\'s stamp the load may have come to rest: the stability filter\'s '
+    + '5 samples at 10/s plus one sample interval.'),
+}, { default: {}, description: 'The sensor intervals: how long before its stamp each event may have happened (docs/timing.md §3).' });
+
 const Serial = Section({
   ports: Type.Union([Type.Literal('auto'), Type.Array(PortPath, { minItems: 1, uniqueItems: true })], {
     default: 'auto',
@@ -41,6 +61,7 @@ const Serial = Section({
   pingIntervalMs: Ms({ default: 100, description: 'Clock-sync ping interval per station (docs/timing.md: slower misses the timing goals).' }, 10),
   bannerTimeoutMs: Ms({ default: 3000, description: 'Wait this long for a station\'s banner after opening its port (an Uno resets and boots for ~2 s).' }, 1),
   commandTimeoutMs: Ms({ default: 3000, description: 'Reply timeout of a command (tare and calibrate take ~1 s).' }, 1),
+  intervals: Intervals,
 }, { default: {}, description: 'Serial seat and pile stations (our firmware over USB).' });
 
 const HubButton = Section({

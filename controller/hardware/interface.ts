@@ -32,13 +32,15 @@ export interface EventTime {
   readonly uncertaintyUs: number;
   /**
    * The sensor's own interval around the stamp (docs/timing.md §3): the physical thing happened in device time
-   * `[deviceUs − beforeUs, deviceUs + afterUs]` (host-stamped sources: around `hostUs`), before the clock
-   * mapping's `uncertaintyUs` is added on both sides. A button: its interrupt latency; a tag's arrival: the
-   * window since the last poll that did not see it, plus the tag's power-up time; a tag's departure: the
-   * window since the last read that saw it; a settled weight: the filter window. µs, ≥ 0; absent means 0.
+   * `[deviceUs − beforeUs, deviceUs + afterUs]`, before the clock mapping's `uncertaintyUs` is added on both
+   * sides. A button or slap: its interrupt latency; a tag's arrival: the window since the last poll that did
+   * not see it, plus the tag's power-up time; a tag's departure: the window since the last read that saw it; a
+   * settled weight: the filter window. Device µs, finite, ≥ 0. Host-stamped sources (the johnny-five hub) set
+   * both to 0: their whole latency interval is already `hostUs ± uncertaintyUs` on the controller's clock.
    */
-  readonly beforeUs?: number;
-  readonly afterUs?: number;
+  readonly beforeUs: number;
+  /** How long after the stamp the physical thing may have happened (device µs, finite, ≥ 0; see `beforeUs`). */
+  readonly afterUs: number;
 }
 
 interface EventBase {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, validateConfig } from '../../controller/config/index.ts';
+import { DEFAULT_SENSOR_TIMING } from '../../controller/hardware/serial/event-interval.ts';
 import { configOf, counterSecrets, errorsOf, load } from './helpers.ts';
 
 describe('defaults', () => {
@@ -25,6 +26,11 @@ describe('defaults', () => {
       expect(config.hardware.serial).toMatchObject({ ports: 'auto', baudRate: 115200, pingIntervalMs: 100 });
       expect(config.log.level).toBe('info');
     }
+  });
+
+  it('has the serial driver\'s own sensor intervals as the defaults of hardware.serial.intervals', () => {
+    const { config } = configOf(load('', {}, { generateSecrets: false }));
+    expect(config.hardware.serial.intervals).toEqual(DEFAULT_SENSOR_TIMING);
   });
 
   it('uses the defaults, with a note, when the default file does not exist', () => {

@@ -10,7 +10,8 @@
  * - Every line is decoded by the protocol codec; a bad line is counted in the station's health, logged,
  *   and never acted on.
  * - Events become typed `SensorEvent`s with the station's device time mapped to controller time by its
- *   `StationClock` (fed by a `ClockPinger`), lost events are counted from sequence gaps, a restart (new
+ *   `StationClock` (fed by a `ClockPinger`) and the interval in which the physical thing happened
+ *   (`beforeUs`/`afterUs`, event-interval.ts); lost events are counted from sequence gaps, a restart (new
  *   boot counter, or a time jump) starts a new clock epoch and is counted.
  * - A port that closes or fails is reopened with exponential backoff (port-supervisor.ts).
  *
@@ -24,6 +25,7 @@ import {
   type TableHardware,
 } from '../interface.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import { DEFAULT_SENSOR_TIMING, eventInterval, type SensorTiming } from './event-interval.ts';
 import { ClockPinger, DEFAULT_PING_SCHEDULE, type PingSchedule } from './clock-pinger.ts';
 import type { CommandBody, CommandOutcome } from './command-queue.ts';
 import { driverFailure, failureOf, parseI32Field, type CommandFailure, type Outcome } from './command-results.ts';
@@ -69,6 +71,12 @@ export interface SerialStationsOptions {
   /** Clock sync and restart detection (see clock/station-clock.ts). */
   readonly stationClock?: StationClockConfig;
   /**
+   * The physical allowances behind every event's interval (`beforeUs`/`afterUs`: interrupt latency, tag
+   * power-up, the protocol-1 inventory cycle, the weight filter window; event-interval.ts). Default
+   * `DEFAULT_SENSOR_TIMING`.
+   */
+  readonly sensorTiming?: Partial<SensorTiming>;
+  /**
    * Least gap between health reports caused only by new clock figures, ms (pings arrive 10 times a second;
    * online/offline and counter changes are reported at once). Default 5000.
    */
@@ -91,6 +99,7 @@ interface Settings {
   readonly ping: PingSchedule;
   readonly backoff: BackoffPolicy;
   readonly stationClock: StationClockConfig;
+  readonly sensorTiming: SensorTiming;
   readonly clockReportMs: number;
 }
 
@@ -293,6 +302,7 @@ export class SerialStations implements TableHardware {
       ping: { ...DEFAULT_PING_SCHEDULE, ...o.ping },
       backoff: { ...DEFAULT_BACKOFF, ...o.backoff },
       stationClock: o.stationClock ?? {},
+      sensorTiming: { ...DEFAULT_SENSOR_TIMING, ...o.sensorTiming },
       clockReportMs: o.clockReportMs ?? 5000,
     };
   }
@@ -484,7 +494,7 @@ export class SerialStations implements TableHardware {
     }
     const time: EventTime = {
       source: 'device', epoch: stamped.epoch, deviceUs: stamped.deviceUs, rawUs: message.t,
-      hostUs: stamped.hostUs, uncertaintyUs: stamped.uncertaintyUs,
+      hostUs: stamped.hostUs, uncertaintyUs: stamped.uncertaintyUs, ...eventInterval(message, this.s.sensorTiming),
     };
     const sensorEvent = toSensorEvent(record.id, message, time);
     if (changed) this.reportHealth(record);

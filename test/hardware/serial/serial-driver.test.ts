@@ -136,7 +136,7 @@ describe('identification by banner id, not port', () => {
   });
 
   it('refuses a station speaking another protocol version', async () => {
-    const r = setUp({ stations: [{ id: 'future', protocol: 2 }] });
+    const r = setUp({ stations: [{ id: 'future', protocol: 3 }] });
     await r.hardware.start();
     await r.until(() => r.hardware.ports()[0]?.state === 'refused', 3000);
     expect(r.hardware.ports()[0]).toMatchObject({ station: 'future', refusal: 'protocol-version' });
@@ -276,6 +276,34 @@ describe('sequence numbers, restarts and time', () => {
     expect(time?.rawUs).toBeLessThan(10_000_000);
     expect(time?.deviceUs).toBeGreaterThan(2 ** 32);
     expect(r.health('seat-1').clock?.driftPpm).toBeCloseTo(3000, -2);
+  });
+});
+
+describe('sensor intervals', () => {
+  it('gives every event the interval its sensor allows, from the configured allowances (protocol 2 and 1 tag lines)', async () => {
+    const sensorTiming = { isrLatencyUs: 70, tagPowerUpUs: 3000, legacyTagCycleUs: 140_000, weightWindowUs: 550_000 };
+    const r = setUp({ seats: 1, driver: { sensorTiming } });
+    await r.startAll();
+    await r.until(() => eventsOf(r.events, 'weight-settled').length === 1);
+    expect(eventsOf(r.events, 'weight-settled')[0]?.time).toMatchObject({ beforeUs: 550_000, afterUs: 0 });
+    let seq = lastSeq(r, 'seat-1');
+    const send = (payload: string): void => {
+      r.table.injectGarbage('seat-1', `${frame(`E ${++seq} ${r.table.micros('seat-1')} ${payload}`)}\n`);
+    };
+    const before = r.events.length;
+    send('TAG+ 04A1B2C3 12480'); // protocol 2: the window since the last poll that found no new tag
+    send('TAG- 04A1B2C3 20000');
+    send('TAG+ 04A1B2C4'); // protocol 1: no window, the longest inventory cycle is assumed
+    send('TAG- 04A1B2C4');
+    send('BTN+');
+    await r.until(() => r.events.length === before + 5, 200);
+    expect(r.events.slice(before).map((e) => [e.kind, e.time.beforeUs, e.time.afterUs])).toEqual([
+      ['tag-arrived', 12_480 + 3000, 0],
+      ['tag-left', 20_000, 0],
+      ['tag-arrived', 140_000 + 3000, 0],
+      ['tag-left', 2 * 140_000, 0],
+      ['button-pressed', 70, 0],
+    ]);
   });
 });
 
