@@ -242,7 +242,11 @@ export class ControllerApp {
       // The simulated stations run through the real serial driver, with the same sensor intervals.
       const sim = createSimulatedHardware({
         stations, stationDefaults: { bootloaderMs: 300 },
-        driver: { logger: this.hardwareLogger(), sensorTiming: config.hardware.serial.intervals },
+        driver: {
+          logger: this.hardwareLogger(),
+          sensorTiming: config.hardware.serial.intervals,
+          slapMatching: config.hardware.serial.slapMatching,
+        },
       });
       this.simulated = sim.table;
       return sim.hardware;
@@ -254,6 +258,7 @@ export class ControllerApp {
       timing: { bannerTimeoutMs: serial.bannerTimeoutMs, commandTimeoutMs: serial.commandTimeoutMs },
       ping: { intervalMs: serial.pingIntervalMs },
       sensorTiming: serial.intervals,
+      slapMatching: serial.slapMatching,
       logger: this.hardwareLogger(),
     });
   }

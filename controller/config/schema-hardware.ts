@@ -43,6 +43,20 @@ const Intervals = Section({
     + '5 samples at 10/s plus one sample interval.'),
 }, { default: {}, description: 'The sensor intervals: how long before its stamp each event may have happened (docs/timing.md §3).' });
 
+/** Slap matching (docs/timing.md §3); defaults: `DEFAULT_SLAP_MATCH_TIMING` and `DEFAULT_SLAP_HOLD_MAX_MS`. */
+const SlapMatching = Section({
+  burstUs: Us(30_000, 'On a station with a slap sensor, a tag arrival waits until a line stamped this long after its read has '
+    + 'arrived (the driver pings for one): by then every other tag read in the same poll window, and every slap before it, has '
+    + 'been sent, so a slap that fits two tags is never given to one. The firmware\'s longest run of reads sharing one window, '
+    + 'plus one inventory step.'),
+  slapWaitUs: Us(200_000, 'A slap that no tag has claimed this long after its stamp is logged as a knock on the table: '
+    + 'the power-up, the next poll and the longest inventory cycle fit in it.'),
+  maxHoldMs: Ms({
+    default: 250, description: 'The longest a tag arrival waits for slap matching when its station sends no line at all (a stalled '
+      + 'link): it is then decided on what has arrived. A ping reply normally comes within a few ms.',
+  }, 1),
+}, { default: {}, description: 'Matching slaps to the tag arrivals that follow them (docs/timing.md §3).' });
+
 const Serial = Section({
   ports: Type.Union([Type.Literal('auto'), Type.Array(PortPath, { minItems: 1, uniqueItems: true })], {
     default: 'auto',
@@ -62,6 +76,7 @@ const Serial = Section({
   bannerTimeoutMs: Ms({ default: 3000, description: 'Wait this long for a station\'s banner after opening its port (an Uno resets and boots for ~2 s).' }, 1),
   commandTimeoutMs: Ms({ default: 3000, description: 'Reply timeout of a command (tare and calibrate take ~1 s).' }, 1),
   intervals: Intervals,
+  slapMatching: SlapMatching,
 }, { default: {}, description: 'Serial seat and pile stations (our firmware over USB).' });
 
 const HubButton = Section({

@@ -50,6 +50,14 @@ function fixture() {
     time: { source: 'device', epoch: 1, deviceUs: 7_030_000, rawUs: 7_030_000, hostUs: 20_030_000, uncertaintyUs: 50, beforeUs: 52_000, afterUs: 0 },
   };
   log.appendSensor('T2', g2, tag);
+  // A card dated by the slap that preceded its read (slap-matching.ts): the slap is logged too.
+  const slapTime = { ...tag.time, deviceUs: 17_000_000, rawUs: 17_000_000, hostUs: 30_000_000, beforeUs: 80 };
+  log.appendSensor('T2', g2, { station: 'pile-1', kind: 'slap', seq: 10, time: slapTime });
+  const dated: SensorEvent = {
+    station: 'pile-1', kind: 'tag-arrived', uid: '04A1B2C4', seq: 11, slap: { seq: 10, time: slapTime },
+    time: { ...slapTime, deviceUs: 17_014_000, rawUs: 17_014_000, hostUs: 30_014_000, beforeUs: 25_000 },
+  };
+  log.appendSensor('T2', g2, dated);
   for (const action of running.actions.slice(0, 40)) log.appendAction('T2', g2, action);
   log.close();
   const partial = replayLog({ game: 'zip-zap', config: { players }, seed: 'abc', actions: running.actions.slice(0, 40) });
@@ -103,7 +111,7 @@ describe('dispute view', () => {
     expect(intervals.map((r) => [r.kind, r.beforeUs, r.afterUs, r.overlapsPrevious])).toEqual([
       ['button-pressed', 0, 0, false], ['tag-arrived', 52_000, 0, true],
     ]);
-    expect(gameSensorView(log, g2)).toHaveLength(7);
+    expect(gameSensorView(log, g2)).toHaveLength(9);
     log.close();
   });
 
@@ -112,7 +120,9 @@ describe('dispute view', () => {
     const all = await run(replayDbCommand, '--db', file, '--game', String(g2), '--sensors');
     expect(all.code).toBe(0);
     expect(all.out).toContain('zip-zap game 2 (table T2): 40 actions applied');
-    expect(all.out).toContain('sensor events (7), in mapped-time order:');
+    expect(all.out).toContain('sensor events (9), in mapped-time order:');
+    expect(all.out).toContain('pile-1 slap   mapped 30000000 us');
+    expect(all.out).toContain('pile-1 tag-arrived uid="04A1B2C4" landed by the slap seq 10 at device 17000000 us (≤ 80 us before)');
     expect(all.out).toMatch(/#\d+ \+600 us {2}seat-3 button-pressed .*mapped 10000600 us ±200 us/);
     expect(all.out).toContain('(raw 4294967000, device 4294967000 us, happened ≤ 80 us before, epoch 2)  tie');
     expect(all.out).toContain('pile-1 tag-arrived uid="04A1B2C3"  mapped 20030000 us ±50 us  (raw 7030000, device 7030000 us, happened ≤ 52000 us before, epoch 1)  tie');

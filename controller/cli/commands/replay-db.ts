@@ -38,8 +38,16 @@ function parseViewer(text: string | undefined): Viewer {
   throw new UsageError(`--viewer must be public, omniscient or player:ID, got "${text}"`);
 }
 
+/** A tag arrival dated by a slap (slap-matching.ts): the slap's stamp, instead of the whole time object. */
+function slapNote(slap: unknown): string {
+  const s = slap as { seq?: unknown; time?: { deviceUs?: unknown; beforeUs?: unknown } } | null;
+  const seq = typeof s?.seq === 'number' ? ` seq ${s.seq}` : '';
+  return ` landed by the slap${seq} at device ${String(s?.time?.deviceUs)} us (≤ ${String(s?.time?.beforeUs)} us before)`;
+}
+
 function sensorLine(r: DisputeRow): string {
-  const detail = Object.entries(r.detail).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
+  const { slap, ...rest } = r.detail;
+  const detail = Object.entries(rest).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ') + (slap === undefined ? '' : slapNote(slap));
   const raw = r.rawUs === null ? 'host-stamped' : `raw ${r.rawUs}`;
   const unc = Number.isFinite(r.uncertaintyUs) ? `±${r.uncertaintyUs} us` : '±inf (not synced)';
   // The sensor's own interval: it happened in [device − before, device + after] (docs/timing.md §3).
