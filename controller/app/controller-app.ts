@@ -234,9 +234,10 @@ export class ControllerApp {
   private startStations(config: ZaptableConfig, tables: readonly TableConfig[]): TableHardware {
     const hubIds = new Set((config.hardware.buzzerHub?.buttons ?? []).map((b) => b.id));
     if (config.hardware.kind === 'simulated') {
+      const slaps = config.hardware.simulated.slapSensors;
       const stations = tables.flatMap((t) => [
-        ...t.seats.map((s) => ({ id: s.station, kind: 'seat' as const })),
-        ...(t.pileStation === undefined ? [] : [{ id: t.pileStation, kind: 'pile' as const }]),
+        ...t.seats.map((s) => ({ id: s.station, kind: 'seat' as const, slapSensor: slaps === 'all' })),
+        ...(t.pileStation === undefined ? [] : [{ id: t.pileStation, kind: 'pile' as const, slapSensor: slaps !== 'none' }]),
         ...(t.mode === 'buzzer' && t.buzzer.hostStation !== undefined ? [{ id: t.buzzer.hostStation, kind: 'seat' as const }] : []),
       ]).filter((s) => !hubIds.has(s.id));
       // The simulated stations run through the real serial driver, with the same sensor intervals.
@@ -350,6 +351,7 @@ export class ControllerApp {
       if (seats.length === 0) continue;
       const driver = new BotDriver({
         table, seats, runtime: () => host.runtime, allStations: host.config.seats.map((s) => s.station),
+        ...(host.config.pileStation === undefined ? {} : { pileStation: host.config.pileStation }),
         speed: config.hardware.simulated.speed, seed: host.config.id,
         newGame: () => host.runtime.newGame({}),
       });

@@ -21,6 +21,11 @@ const Simulated = Section({
     description: 'How fast the simulated world runs: 1 = real time (bots think like people), 10 = ten times faster.',
   }),
   pileStation: Type.Boolean({ default: true, description: 'Simulate a pile station for every Zip-Zap table.' }),
+  slapSensors: Choice(['pile', 'all', 'none'] as const, {
+    default: 'pile',
+    description: 'Which simulated stations have a piezo slap sensor under their pad (it dates a card landing to the µs; '
+      + 'docs/timing.md §3): `pile` (where cards race onto one top card; the seats then show the tag-window path), `all` or `none`.',
+  }),
 }, { default: {}, description: 'The simulated table (the demo, tests and dashboard development).' });
 
 /** A whole number of µs ≥ 0 (a physical allowance: every figure is a bound, not a typical value). */

@@ -10,8 +10,12 @@
  *   input, `formatDeviceLine` for output), so a malformed command gets the same `err` a station sends.
  * - `tare`, `calibrate` and `raw` wait for their load-cell samples, and meanwhile no input is read (it
  *   waits in a 64-byte receive buffer; bytes beyond are lost), as on the board.
- * - The RFID reader is polled every 50 ms, the load cell sampled every 100 ms through the firmware's
- *   stability filter, the button debounced for 5 ms and stamped with its first edge.
+ * - The RFID reader is polled every `rfidPollMs` (the firmware's inventory cycle, 50 ms): a tag placed is
+ *   read by the first poll at least `tagPowerUpUs` after it entered the field (it must power up first), and
+ *   protocol 2 `TAG±` carry their window (tag-presence.ts). The load cell is sampled every 100 ms through the
+ *   firmware's stability filter, the button debounced for 5 ms and stamped with its first edge.
+ * - A station with a slap sensor (`slapSensor`) sends `SLAP`, stamped when a card hits the pad (an item
+ *   placed or tapped, or a knock), as the firmware does from its interrupt.
  *
  * Bytes come in through `receive()` (when they reach the station's UART) and go out through the `output`
  * callback (when the station writes them); the wire in between is the table's business.
@@ -29,7 +33,6 @@ import { TagPresence } from './tag-presence.ts';
 import { weightCalibration, weightDecigrams, WeightFilter } from './weight-filter.ts';
 
 /** Firmware timing (firmware/src/station.h, button.h). */
-const RFID_POLL_MS = 50;
 const SCALE_SAMPLE_MS = 100;
 const BUTTON_QUIET_MS = 5;
 const SCALE_AVERAGE_SAMPLES = 8;
@@ -44,10 +47,22 @@ export interface SimulatedStationConfig {
   /** Station id stored in its EEPROM: what its banner announces. */
   readonly id: string;
   readonly kind: StationKind;
-  /** Firmware version in the banner. Default `0.1.0`. */
+  /** Firmware version in the banner. Default `0.3.0` (protocol 2). */
   readonly firmware: string;
-  /** Protocol version in the banner. Default 1 (another value makes the driver refuse the station). */
+  /**
+   * Protocol version in the banner and on the lines. Default 2; 1 sends `TAG±` without their window and no
+   * `SLAP` (firmware 0.1–0.2); another value makes the driver refuse the station.
+   */
   readonly protocol: number;
+  /** The RFID poll (inventory cycle) period, ms. Default 50, the firmware's `RFID_CYCLE_US`. */
+  readonly rfidPollMs: number;
+  /**
+   * How long a tag that entered the field takes before it answers a poll, µs. Default 2500 (within the 5 ms
+   * ISO 14443 allows, which the host assumes).
+   */
+  readonly tagPowerUpUs: number;
+  /** A piezo slap sensor under the pad: `SLAP` when something hits it (protocol 2). Default false. */
+  readonly slapSensor: boolean;
   /** The EEPROM boot counter before the first start; the first banner shows this + 1. Default 0. */
   readonly bootCounter: number;
   /** Rate error of the resonator, ppm (a Nano's ceramic resonator: up to ±5000). Default 0. */
@@ -75,8 +90,11 @@ export interface SimulatedStationConfig {
 }
 
 export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'> = {
-  firmware: '0.2.0',
+  firmware: '0.3.0',
   protocol: PROTOCOL_VERSION,
+  rfidPollMs: 50,
+  tagPowerUpUs: 2500,
+  slapSensor: false,
   bootCounter: 0,
   skewPpm: 0,
   firstBootMicros: 0,
@@ -118,6 +136,8 @@ export interface PlacedItem {
   readonly uid?: string;
   /** Mass in grams. */
   readonly grams: number;
+  /** It hits the pad hard enough for a slap sensor (if the station has one). Default true. */
+  readonly slap?: boolean;
 }
 
 interface PendingScaleCommand {
@@ -158,8 +178,8 @@ export class SimulatedStation {
   private lastSampleMs = 0;
   private reportedFault = { rfid: false, scale: false };
 
-  // The physical world.
-  private readonly field = new Set<string>();
+  // The physical world: the tags in the field, with the controller time each entered it.
+  private readonly field = new Map<string, number>();
   private readonly pad: SimulatedPad;
   private readonly broken = { rfid: false, scale: false };
 
@@ -256,9 +276,13 @@ export class SimulatedStation {
 
   // ----------------------------------------------------------------------------- physical world
 
-  /** Puts an item on the pad: its tag enters the reader's field now, its mass settles over `settleMs`. */
+  /**
+   * Puts an item on the pad: it hits the pad now (`SLAP` on a station with a slap sensor, unless `slap` is
+   * false), its tag enters the reader's field now, its mass settles over `settleMs`.
+   */
   placeItem(item: PlacedItem): void {
-    if (item.uid !== undefined) this.field.add(item.uid);
+    if (item.slap !== false) this.slapEdge();
+    if (item.uid !== undefined) this.enterField(item.uid);
     this.pad.place(item.uid, item.grams, this.deps.clock.nowUs());
   }
 
@@ -268,12 +292,18 @@ export class SimulatedStation {
     this.pad.lift(uid, this.deps.clock.nowUs());
   }
 
-  /** Holds a tag over the reader for `dwellMs` (a card tapped; no mass on the pad). */
-  tapCard(uid: string, dwellMs: number): void {
-    this.field.add(uid);
+  /** Taps a card on the pad for `dwellMs` (no mass stays): it hits the pad (`SLAP` unless `slap` is false). */
+  tapCard(uid: string, dwellMs: number, slap = true): void {
+    if (slap) this.slapEdge();
+    this.enterField(uid);
     this.world.after(dwellMs, () => {
       this.field.delete(uid);
     });
+  }
+
+  /** Something hits the pad without a tag (a knock on the table): `SLAP` on a station with a slap sensor. */
+  knock(): void {
+    this.slapEdge();
   }
 
   /**
@@ -326,7 +356,7 @@ export class SimulatedStation {
     this.lineReader.reset();
     this.rx = [];
     this.pending = undefined;
-    this.tags = new TagPresence(this.config.kind === 'pile' ? 32 : 16);
+    this.tags = new TagPresence(this.config.kind === 'pile' ? 32 : 16, this.bootMicros);
     this.filter.reset();
     this.lamp = { mode: 'off' };
     this.streaming = false;
@@ -337,7 +367,7 @@ export class SimulatedStation {
       station: this.storedId, boot: this.bootCount,
     });
     if (this.broken.rfid) this.reportFault('rfid', true);
-    this.every(RFID_POLL_MS, () => {
+    this.every(this.config.rfidPollMs, () => {
       this.pollRfid();
     });
     if (this.config.kind === 'seat') {
@@ -376,10 +406,26 @@ export class SimulatedStation {
       return; // presence unknown: keep the last state rather than invent a TAG-
     }
     if (this.reportedFault.rfid) this.reportFault('rfid', false);
-    // Firmware 0.2.0 inventories every tag in the field each cycle (anticollision, one tag per step).
-    for (const change of this.tags.update([...this.field], tUs)) {
-      this.event({ t: change.tUs, event: change.arrived ? 'TAG+' : 'TAG-', uid: change.uid });
+    // Firmware 0.2.0+ inventories every tag in the field each cycle (anticollision, one tag per step); a tag
+    // still powering up does not answer yet.
+    const nowUs = this.deps.clock.nowUs();
+    const answering = [...this.field].filter(([, enteredUs]) => nowUs - enteredUs >= this.config.tagPowerUpUs)
+      .map(([uid]) => uid);
+    for (const change of this.tags.update(answering, tUs)) {
+      const window = this.config.protocol >= 2 ? { windowUs: change.windowUs } : {};
+      this.event({ t: change.tUs, event: change.arrived ? 'TAG+' : 'TAG-', uid: change.uid, ...window });
     }
+  }
+
+  private enterField(uid: string): void {
+    // A tag already in the field stays powered: it keeps its entry time.
+    if (!this.field.has(uid)) this.field.set(uid, this.deps.clock.nowUs());
+  }
+
+  /** The slap sensor's edge, stamped in its interrupt (sent at once: the firmware's next loop pass). */
+  private slapEdge(): void {
+    if (!this.config.slapSensor || this.config.protocol < 2 || this.power !== 'running') return;
+    this.event({ t: this.micros(), event: 'SLAP' });
   }
 
   private sampleScale(): void {
