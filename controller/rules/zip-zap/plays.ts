@@ -10,7 +10,7 @@ import type { ZipZapEvent } from './events.ts';
 import { identityRejection, isRejection, land, validatePlay } from './landing.ts';
 import { refuse, type ZipRejection } from './rejections.ts';
 import type { PlaySpec, UndoPoint, ZipZapState, ZipOutcome } from './state.ts';
-import { enterTie, joinTie, resolvedOrder, tiesWithLastPlay } from './ties.ts';
+import { enterTie, joinTie, mayBeContested, resolvedOrder, tiesWithLastPlay } from './ties.ts';
 
 /** How many refused batch plays the state remembers for the dashboard (per round). */
 const REJECTED_KEPT = 20;
@@ -24,8 +24,7 @@ function playOne(state: ZipZapState, spec: PlaySpec, detectTies: boolean): Step 
   const landing = validatePlay(state, spec);
   if (isRejection(landing)) return landing;
   const s = land(state, spec, landing, events);
-  const contended = state.mode.kind === 'RACE' || state.mode.kind === 'OPEN_START';
-  const undo: UndoPoint | null = state.config.tieWindowMs > 0 && spec.at !== undefined && contended
+  const undo: UndoPoint | null = mayBeContested(state, spec)
     ? { before: state.undo === null ? state : { ...state, undo: null }, play: spec }
     : null;
   return { state: s.undo === undo ? s : { ...s, undo }, events };
@@ -71,14 +70,14 @@ function single(state: ZipZapState, spec: PlaySpec): ZipOutcome {
 
 /** `play`: one card, checked against the current top. A ZAP card id is treated as `zap`. */
 export function playAction(state: ZipZapState, action: PlayAction): ZipOutcome {
-  const { player, card, at } = action;
-  return single(state, at === undefined ? { player, card } : { player, card, at });
+  const { type: _type, ...spec } = action;
+  return single(state, spec);
 }
 
 /** `zap`: the player's ZAP (ZIP-41). */
 export function zapAction(state: ZipZapState, action: ZapAction): ZipOutcome {
-  const { player, at } = action;
-  return single(state, at === undefined ? { player, zap: true } : { player, zap: true, at });
+  const { type: _type, ...spec } = action;
+  return single(state, { ...spec, zap: true });
 }
 
 /**
