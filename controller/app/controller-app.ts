@@ -369,6 +369,14 @@ export class ControllerApp {
     return runtime && { game: runtime.options.game, gameId: runtime.currentGameId, state: runtime.engineState() };
   }
 
+  /**
+   * The simulated table's physical world when the hardware is simulated (for tests and tools in this process:
+   * two cards tapped in the same instant, which the simulator panel's requests one by one cannot do).
+   */
+  simulatedTable(): SimulatedTable | undefined {
+    return this.simulated;
+  }
+
   /** Stops everything in reverse order; safe to call twice and after a failed start. */
   async stop(): Promise<void> {
     for (const bot of this.bots.splice(0)) bot.stop();
