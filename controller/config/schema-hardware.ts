@@ -38,8 +38,9 @@ const Us = (defaultUs: number, description: string) => Type.Integer({
  * controller/hardware/serial/event-interval.ts's `DEFAULT_SENSOR_TIMING` (a test keeps them equal).
  */
 const Intervals = Section({
-  isrLatencyUs: Us(80, 'How long before its stamp a button or slap edge may have been: the longest stretch with interrupts off '
-    + '(the HX711 read, ~60 µs) plus one other interrupt and the 4 µs step of micros().'),
+  isrLatencyUs: Us(80, 'How long before its stamp a button or slap edge may have been: another interrupt running or queued '
+    + 'ahead (serial, timer: a few µs each; the HX711 read turns interrupts off for ~1 µs per pulse only) and the 4 µs step of '
+    + 'micros(): ~10 µs expected, 80 µs with a wide margin.'),
   tagPowerUpUs: Us(5000, 'How long a tag entering the field may take before it answers a poll (power-up and reset; ISO 14443 '
     + 'allows 5 ms): a tag\'s arrival is widened by it, since it may have been there, waking, at the last poll that missed it.'),
   legacyTagCycleUs: Us(150_000, 'Protocol 1 stations (firmware 0.1–0.2) send tags without their window: assume the longest '
@@ -52,8 +53,8 @@ const Intervals = Section({
 const SlapMatching = Section({
   burstUs: Us(30_000, 'On a station with a slap sensor, a tag arrival waits until a line stamped this long after its read has '
     + 'arrived (the driver pings for one): by then every other tag read in the same poll window, and every slap before it, has '
-    + 'been sent, so a slap that fits two tags is never given to one. The firmware\'s longest run of reads sharing one window, '
-    + 'plus one inventory step.'),
+    + 'been sent, so a slap that fits two tags is never given to one. Firmware 0.3.0 reads the next new card one poll (~1–3 ms) '
+    + 'later; 30 ms leaves room for a failed read and a busy loop.'),
   slapWaitUs: Us(200_000, 'A slap that no tag has claimed this long after its stamp is logged as a knock on the table: '
     + 'the power-up, the next poll and the longest inventory cycle fit in it.'),
   maxHoldMs: Ms({

@@ -34,7 +34,7 @@ export interface SlapMatchTiming {
   /**
    * After a `TAG+`'s stamp, how long until every other `TAG+` of the same poll window and every `SLAP`
    * stamped before it has been queued by the firmware: its longest run of reads that share one window, plus
-   * one inventory step.
+   * one step (firmware 0.3.0 reads the next new card one poll, ~1–3 ms, later). Default 30 ms.
    */
   readonly burstUs: number;
   /** After a slap's stamp, how long its `TAG+` may take (power-up, the next poll, the read) before it is a knock. */
