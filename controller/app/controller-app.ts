@@ -277,13 +277,20 @@ export class ControllerApp {
   private startStations(config: ZaptableConfig, tables: readonly TableConfig[]): TableHardware {
     const hubIds = new Set((config.hardware.buzzerHub?.buttons ?? []).map((b) => b.id));
     if (config.hardware.kind === 'simulated') {
+      const slaps = config.hardware.simulated.slapSensors;
       const stations = tables.flatMap((t) => [
-        ...t.seats.map((s) => ({ id: s.station, kind: 'seat' as const })),
-        ...(t.pileStation === undefined ? [] : [{ id: t.pileStation, kind: 'pile' as const }]),
+        ...t.seats.map((s) => ({ id: s.station, kind: 'seat' as const, slapSensor: slaps === 'all' })),
+        ...(t.pileStation === undefined ? [] : [{ id: t.pileStation, kind: 'pile' as const, slapSensor: slaps !== 'none' }]),
         ...(t.mode === 'buzzer' && t.buzzer.hostStation !== undefined ? [{ id: t.buzzer.hostStation, kind: 'seat' as const }] : []),
       ]).filter((s) => !hubIds.has(s.id));
+      // The simulated stations run through the real serial driver, with the same sensor intervals.
       const sim = createSimulatedHardware({
-        stations, stationDefaults: { bootloaderMs: 300 }, driver: { logger: this.hardwareLogger() },
+        stations, stationDefaults: { bootloaderMs: 300 },
+        driver: {
+          logger: this.hardwareLogger(),
+          sensorTiming: config.hardware.serial.intervals,
+          slapMatching: config.hardware.serial.slapMatching,
+        },
       });
       this.simulated = sim.table;
       return sim.hardware;
@@ -292,6 +299,10 @@ export class ControllerApp {
     return new SerialStations({
       ...(serial.ports === 'auto' ? { discovery: { vendorIds: serial.vendorIds } } : { ports: serial.ports }),
       baudRate: serial.baudRate,
+      timing: { bannerTimeoutMs: serial.bannerTimeoutMs, commandTimeoutMs: serial.commandTimeoutMs },
+      ping: { intervalMs: serial.pingIntervalMs },
+      sensorTiming: serial.intervals,
+      slapMatching: serial.slapMatching,
       logger: this.hardwareLogger(),
     });
   }
@@ -410,6 +421,7 @@ export class ControllerApp {
       if (seats.length === 0) continue;
       const driver = new BotDriver({
         table, seats, runtime: () => host.runtime, allStations: host.config.seats.map((s) => s.station),
+        ...(host.config.pileStation === undefined ? {} : { pileStation: host.config.pileStation }),
         speed: config.hardware.simulated.speed, seed: host.config.id,
         newGame: () => host.runtime.newGame({}),
       });
@@ -425,6 +437,14 @@ export class ControllerApp {
   tableState(tableId: string): { readonly game: GameId; readonly gameId: string; readonly state: unknown } | undefined {
     const runtime = this.hosts.get(tableId)?.runtime;
     return runtime && { game: runtime.options.game, gameId: runtime.currentGameId, state: runtime.engineState() };
+  }
+
+  /**
+   * The simulated table's physical world when the hardware is simulated (for tests and tools in this process:
+   * two cards tapped in the same instant, which the simulator panel's requests one by one cannot do).
+   */
+  simulatedTable(): SimulatedTable | undefined {
+    return this.simulated;
   }
 
   /** Stops everything in reverse order; safe to call twice and after a failed start. */

@@ -40,6 +40,7 @@ export class PadReadings {
         return true;
       case 'button-pressed':
       case 'button-released':
+      case 'slap':
         return false;
     }
   }

@@ -13,11 +13,20 @@ function actionTime(v: unknown): ActionTime | undefined {
   return isRec(v) && num(v.hostUs) && num(v.wallMs) ? { hostUs: v.hostUs, wallMs: v.wallMs } : undefined;
 }
 
+/** A sensor interval read back: absent in logs written before presses carried it (then ranked without one: 0). */
+function interval(v: unknown): number | undefined {
+  if (v === undefined) return 0;
+  return num(v) && v >= 0 ? v : undefined;
+}
+
 function pressTime(v: unknown): PressTime | undefined {
   if (!isRec(v) || (v.source !== 'device' && v.source !== 'host')) return undefined;
   if (!num(v.epoch) || !num(v.deviceUs) || !num(v.hostUs) || !num(v.uncertaintyUs)) return undefined;
+  const beforeUs = interval(v.beforeUs);
+  const afterUs = interval(v.afterUs);
+  if (beforeUs === undefined || afterUs === undefined) return undefined;
   return {
-    source: v.source, epoch: v.epoch, deviceUs: v.deviceUs, hostUs: v.hostUs, uncertaintyUs: v.uncertaintyUs,
+    source: v.source, epoch: v.epoch, deviceUs: v.deviceUs, hostUs: v.hostUs, uncertaintyUs: v.uncertaintyUs, beforeUs, afterUs,
     ...(num(v.rawUs) ? { rawUs: v.rawUs } : {}),
   };
 }

@@ -20,6 +20,9 @@ export interface PressRow {
   readonly deviceUs: number;
   readonly mappedUs: number;
   readonly uncertaintyUs: number;
+  /** The button's interval around the device stamp (µs): ranking widens the press by it. */
+  readonly beforeUs: number;
+  readonly afterUs: number;
   readonly outcome: PressRecord['outcome'];
   /** Place in the round (tied presses share one); null for presses that did not count. */
   readonly rank: number | null;
@@ -58,7 +61,8 @@ function rowsOf(state: BuzzerState, emitted: Set<string>): PressRow[] {
     rows.push({
       question: r.question, round: r.round, contestant: r.contestant, team: contestantOf(state.setup, r.contestant)?.team ?? null,
       station: r.station, source: r.time.source, epoch: r.time.epoch, rawUs: r.time.rawUs ?? null, deviceUs: r.time.deviceUs,
-      mappedUs: r.time.hostUs, uncertaintyUs: r.time.uncertaintyUs, outcome: r.outcome,
+      mappedUs: r.time.hostUs, uncertaintyUs: r.time.uncertaintyUs, beforeUs: r.time.beforeUs, afterUs: r.time.afterUs,
+      outcome: r.outcome,
       rank: ranked?.place ?? null, tieGroup: ranked?.tieGroup ?? null, delayUs: ranked?.delayUs ?? null,
       reactionUs: r.outcome === 'ranked' && state.liveAtUs !== null ? r.time.hostUs - state.liveAtUs : null,
       falseStart: r.outcome === 'false-start', reason: r.reason ?? null, sensorSeq: r.sensorSeq ?? null,

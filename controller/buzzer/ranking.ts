@@ -1,7 +1,7 @@
 /**
  * The ranking of a round's presses, by `arbitrate()` (controller/hardware/clock/arbitration.ts): mapped device
- * time across stations, raw device time on one station and boot, an explicit tie wherever the intervals
- * overlap. Arrival order is never used. Pure.
+ * time across stations, raw device time on one station and boot, each press widened by its button's interrupt
+ * latency (`beforeUs`), an explicit tie wherever the intervals overlap. Arrival order is never used. Pure.
  *
  * Host-stamped presses (the johnny-five hub) have no device clock: each is given a clock of its own, so two
  * presses of one hub button are never compared as if `micros()` had stamped them.
@@ -38,7 +38,10 @@ export interface Ranking {
 function timed(press: AcceptedPress, index: number): Timed {
   const t = press.time;
   const station = t.source === 'host' ? `${press.station}#host-${index}` : press.station;
-  return { station, epoch: t.epoch, deviceUs: t.deviceUs, hostUs: t.hostUs, uncertaintyUs: t.uncertaintyUs, press };
+  return {
+    station, epoch: t.epoch, deviceUs: t.deviceUs, hostUs: t.hostUs, uncertaintyUs: t.uncertaintyUs,
+    beforeUs: t.beforeUs, afterUs: t.afterUs, press,
+  };
 }
 
 /**

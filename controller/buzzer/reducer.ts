@@ -82,7 +82,8 @@ function mark(state: BuzzerState, a: Extract<BuzzerAction, { type: 'mark' }>): B
 
 function validTime(a: Extract<BuzzerAction, { type: 'press' }>): boolean {
   const t = a.time;
-  return [t.hostUs, t.deviceUs, t.epoch, t.uncertaintyUs].every(Number.isFinite) && t.uncertaintyUs >= 0;
+  return [t.hostUs, t.deviceUs, t.epoch, t.uncertaintyUs, t.beforeUs, t.afterUs].every(Number.isFinite)
+    && t.uncertaintyUs >= 0 && t.beforeUs >= 0 && t.afterUs >= 0;
 }
 
 /** Applies one action. A rejection changes nothing. */

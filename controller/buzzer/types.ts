@@ -25,6 +25,13 @@ export interface PressTime {
   readonly hostUs: number;
   /** Half width of the interval holding the true controller time, µs (finite: unsynced presses are refused). */
   readonly uncertaintyUs: number;
+  /**
+   * The button's own interval around the device stamp (µs, ≥ 0): the edge happened up to `beforeUs` before it
+   * (the interrupt latency), `afterUs` after (0). Host-stamped presses: 0 and 0 (their latency is all in
+   * `uncertaintyUs`). Ranking widens each press by it (docs/timing.md §3).
+   */
+  readonly beforeUs: number;
+  readonly afterUs: number;
 }
 
 /** When the runtime applied an action: its monotonic µs and the wall clock (for people-facing times). */

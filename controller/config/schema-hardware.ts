@@ -21,7 +21,47 @@ const Simulated = Section({
     description: 'How fast the simulated world runs: 1 = real time (bots think like people), 10 = ten times faster.',
   }),
   pileStation: Type.Boolean({ default: true, description: 'Simulate a pile station for every Zip-Zap table.' }),
+  slapSensors: Choice(['pile', 'all', 'none'] as const, {
+    default: 'pile',
+    description: 'Which simulated stations have a piezo slap sensor under their pad (it dates a card landing to the µs; '
+      + 'docs/timing.md §3): `pile` (where cards race onto one top card; the seats then show the tag-window path), `all` or `none`.',
+  }),
 }, { default: {}, description: 'The simulated table (the demo, tests and dashboard development).' });
+
+/** A whole number of µs ≥ 0 (a physical allowance: every figure is a bound, not a typical value). */
+const Us = (defaultUs: number, description: string) => Type.Integer({
+  minimum: 0, maximum: 10_000_000, default: defaultUs, description,
+});
+
+/**
+ * The physical allowances behind every sensor event's interval (docs/timing.md §3). The defaults are
+ * controller/hardware/serial/event-interval.ts's `DEFAULT_SENSOR_TIMING` (a test keeps them equal).
+ */
+const Intervals = Section({
+  isrLatencyUs: Us(80, 'How long before its stamp a button or slap edge may have been: another interrupt running or queued '
+    + 'ahead (serial, timer: a few µs each; the HX711 read turns interrupts off for ~1 µs per pulse only) and the 4 µs step of '
+    + 'micros(): ~10 µs expected, 80 µs with a wide margin.'),
+  tagPowerUpUs: Us(5000, 'How long a tag entering the field may take before it answers a poll (power-up and reset; ISO 14443 '
+    + 'allows 5 ms): a tag\'s arrival is widened by it, since it may have been there, waking, at the last poll that missed it.'),
+  legacyTagCycleUs: Us(150_000, 'Protocol 1 stations (firmware 0.1–0.2) send tags without their window: assume the longest '
+    + 'inventory cycle they have (13 tags with 7-byte UIDs: ~132 ms) with margin.'),
+  weightWindowUs: Us(600_000, 'How long before a settled weight\'s stamp the load may have come to rest: the stability filter\'s '
+    + '5 samples at 10/s plus one sample interval.'),
+}, { default: {}, description: 'The sensor intervals: how long before its stamp each event may have happened (docs/timing.md §3).' });
+
+/** Slap matching (docs/timing.md §3); defaults: `DEFAULT_SLAP_MATCH_TIMING` and `DEFAULT_SLAP_HOLD_MAX_MS`. */
+const SlapMatching = Section({
+  burstUs: Us(30_000, 'On a station with a slap sensor, a tag arrival waits until a line stamped this long after its read has '
+    + 'arrived (the driver pings for one): by then every other tag read in the same poll window, and every slap before it, has '
+    + 'been sent, so a slap that fits two tags is never given to one. Firmware 0.3.0 reads the next new card one poll (~1–3 ms) '
+    + 'later; 30 ms leaves room for a failed read and a busy loop.'),
+  slapWaitUs: Us(200_000, 'A slap that no tag has claimed this long after its stamp is logged as a knock on the table: '
+    + 'the power-up, the next poll and the longest inventory cycle fit in it.'),
+  maxHoldMs: Ms({
+    default: 250, description: 'The longest a tag arrival waits for slap matching when its station sends no line at all (a stalled '
+      + 'link): it is then decided on what has arrived. A ping reply normally comes within a few ms.',
+  }, 1),
+}, { default: {}, description: 'Matching slaps to the tag arrivals that follow them (docs/timing.md §3).' });
 
 const Serial = Section({
   ports: Type.Union([Type.Literal('auto'), Type.Array(PortPath, { minItems: 1, uniqueItems: true })], {
@@ -41,6 +81,8 @@ const Serial = Section({
   pingIntervalMs: Ms({ default: 100, description: 'Clock-sync ping interval per station (docs/timing.md: slower misses the timing goals).' }, 10),
   bannerTimeoutMs: Ms({ default: 3000, description: 'Wait this long for a station\'s banner after opening its port (an Uno resets and boots for ~2 s).' }, 1),
   commandTimeoutMs: Ms({ default: 3000, description: 'Reply timeout of a command (tare and calibrate take ~1 s).' }, 1),
+  intervals: Intervals,
+  slapMatching: SlapMatching,
 }, { default: {}, description: 'Serial seat and pile stations (our firmware over USB).' });
 
 const HubButton = Section({

@@ -32,13 +32,15 @@ export interface EventTime {
   readonly uncertaintyUs: number;
   /**
    * The sensor's own interval around the stamp (docs/timing.md §3): the physical thing happened in device time
-   * `[deviceUs − beforeUs, deviceUs + afterUs]` (host-stamped sources: around `hostUs`), before the clock
-   * mapping's `uncertaintyUs` is added on both sides. A button: its interrupt latency; a tag's arrival: the
-   * window since the last poll that did not see it, plus the tag's power-up time; a tag's departure: the
-   * window since the last read that saw it; a settled weight: the filter window. µs, ≥ 0; absent means 0.
+   * `[deviceUs − beforeUs, deviceUs + afterUs]`, before the clock mapping's `uncertaintyUs` is added on both
+   * sides. A button or slap: its interrupt latency; a tag's arrival: the window since the last poll that did
+   * not see it, plus the tag's power-up time; a tag's departure: the window since the last read that saw it; a
+   * settled weight: the filter window. Device µs, finite, ≥ 0. Host-stamped sources (the johnny-five hub) set
+   * both to 0: their whole latency interval is already `hostUs ± uncertaintyUs` on the controller's clock.
    */
-  readonly beforeUs?: number;
-  readonly afterUs?: number;
+  readonly beforeUs: number;
+  /** How long after the stamp the physical thing may have happened (device µs, finite, ≥ 0; see `beforeUs`). */
+  readonly afterUs: number;
 }
 
 interface EventBase {
@@ -48,13 +50,44 @@ interface EventBase {
   readonly seq?: number;
 }
 
+/**
+ * Why a tag's arrival is dated by its poll window although slaps fell inside it (serial/slap-matching.ts):
+ * several slaps in its window, or one slap that also fits another new tag's window. Matching never guesses.
+ */
+export type SlapAmbiguity = 'several-slaps' | 'several-tags';
+
+/** A tag arrived on the reader. `time` is the tag read, with its poll window as `beforeUs`. */
+export interface TagArrival extends EventBase {
+  readonly kind: 'tag-arrived';
+  readonly uid: string;
+  /**
+   * The slap that dated the landing, when exactly one slap of the station fits the tag's window and fits no
+   * other new tag's (serial/slap-matching.ts): its time (the `micros()` stamp of the slap sensor's edge, with
+   * the interrupt latency as `beforeUs`) is when the card hit the pad, far tighter than the poll window.
+   */
+  readonly slap?: { readonly seq?: number; readonly time: EventTime };
+  /** Set when slaps fell in the window but could not be matched without guessing; the window dates it. */
+  readonly slapAmbiguous?: SlapAmbiguity;
+}
+
 /** A typed sensor event. */
 export type SensorEvent =
-  | (EventBase & { readonly kind: 'tag-arrived'; readonly uid: string })
+  | TagArrival
   | (EventBase & { readonly kind: 'tag-left'; readonly uid: string })
   | (EventBase & { readonly kind: 'weight-settled'; readonly grams: number })
   | (EventBase & { readonly kind: 'button-pressed'; readonly button: string })
-  | (EventBase & { readonly kind: 'button-released'; readonly button: string });
+  | (EventBase & { readonly kind: 'button-released'; readonly button: string })
+  /**
+   * Something hit the pad (its optional piezo slap sensor). It names no item: the driver matches it to the
+   * `tag-arrived` that follows (its `slap`); it is delivered as well, so that it is logged like every sensor
+   * event — a slap that no tag follows is a knock on the table.
+   */
+  | (EventBase & { readonly kind: 'slap' });
+
+/** When a sensor event's physical thing happened: a tag's matched slap if it has one, else its own time. */
+export function landingTime(event: SensorEvent): EventTime {
+  return event.kind === 'tag-arrived' && event.slap !== undefined ? event.slap.time : event.time;
+}
 
 export type SensorEventKind = SensorEvent['kind'];
 

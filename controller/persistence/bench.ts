@@ -66,7 +66,10 @@ export function benchEventLog(n: number, options: EventLogBenchOptions = {}): Ev
       const deviceUs = 1_000_000 + i * 250;
       const event: LoggableSensorEvent & { button: string } = {
         station, kind: 'button-pressed', button: 'zap', seq: i,
-        time: { source: 'device', epoch: 1, deviceUs, rawUs: deviceUs % 2 ** 32, hostUs: deviceUs + 12_345, uncertaintyUs: 180 },
+        time: {
+          source: 'device', epoch: 1, deviceUs, rawUs: deviceUs % 2 ** 32, hostUs: deviceUs + 12_345, uncertaintyUs: 180,
+          beforeUs: 80, afterUs: 0,
+        },
       };
       log.appendSensor('bench', gameId, event);
       if ((i + 1) % batch === 0 || i === n - 1) {

@@ -76,7 +76,9 @@ interface Waiter {
 }
 
 type Params = [string, number | null, string, number, number | null, string];
-type SensorParams = [string, number | null, number, number, string, string, string, number, number | null, number, number | null];
+type SensorParams = [
+  string, number | null, number, number, string, string, string, number, number | null, number, number | null, number, number,
+];
 
 export class EventLog {
   /** Reads over the same connection (sees the pending batch too). */
@@ -111,7 +113,8 @@ export class EventLog {
     this.wallClock = options.wallClock ?? Date.now;
     this.insertRow = db.prepare('INSERT INTO log (table_id, game_id, kind, at_wall_ms, host_us, payload) VALUES (?, ?, ?, ?, ?, ?)');
     this.insertSensor = db.prepare(`INSERT INTO log (table_id, game_id, kind, at_wall_ms, host_us, payload,
-      station, time_source, epoch, raw_us, device_us, uncertainty_us) VALUES (?, ?, 'sensor', ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      station, time_source, epoch, raw_us, device_us, uncertainty_us, before_us, after_us)
+      VALUES (?, ?, 'sensor', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.insertGame = db.prepare('INSERT INTO games (table_id, game, config, seed, started_at) VALUES (?, ?, ?, ?, ?)');
     this.finishGame = db.prepare('UPDATE games SET ended_at = ?, result = ? WHERE id = ? AND ended_at IS NULL');
     this.insertSnapshot = db.prepare('INSERT OR IGNORE INTO snapshots (game_id, seq, action_count, state) VALUES (?, ?, ?, ?)');
@@ -168,7 +171,7 @@ export class EventLog {
       const { time, ...fields } = event;
       const uncertainty = Number.isFinite(time.uncertaintyUs) ? time.uncertaintyUs : null;
       const result = this.insertSensor.run(tableId, gameId, this.wallClock(), time.hostUs, JSON.stringify(fields),
-        event.station, time.source, time.epoch, time.rawUs ?? null, time.deviceUs, uncertainty);
+        event.station, time.source, time.epoch, time.rawUs ?? null, time.deviceUs, uncertainty, time.beforeUs, time.afterUs);
       return this.track(Number(result.lastInsertRowid));
     });
   }

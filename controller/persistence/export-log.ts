@@ -41,11 +41,18 @@ export interface DisputeRow {
   readonly deviceUs: number;
   /** Device time mapped to the controller's clock: the one order across stations. */
   readonly mappedUs: number;
-  /** Half width of the interval holding the true mapped time (Infinity: station not synced yet). */
+  /** Half width of the clock mapping's interval around the mapped time (Infinity: station not synced yet). */
   readonly uncertaintyUs: number;
+  /** The sensor's own interval: it happened up to `beforeUs` before its stamp, up to `afterUs` after (µs). */
+  readonly beforeUs: number;
+  readonly afterUs: number;
   /** µs after the first row of the view. */
   readonly sinceFirstUs: number;
-  /** Its interval overlaps the previous row's: the two cannot be ordered (a tie), whatever the arrival order. */
+  /**
+   * Its whole interval (sensor interval and mapping uncertainty) overlaps the previous rows': the two cannot be
+   * ordered (a tie), whatever the arrival order. Device µs are taken as controller µs here (they differ by at
+   * most the clock's rate error, 1 %): a hint for people; arbitration itself scales them.
+   */
   readonly overlapsPrevious: boolean;
 }
 
@@ -59,10 +66,11 @@ function toDisputeRows(rows: readonly LogRow[]): DisputeRow[] {
     const { station, kind, time, seq: _stationSeq, ...detail } = event;
     const row: DisputeRow = {
       seq, station, kind, detail, source: time.source, epoch: time.epoch, rawUs: time.rawUs ?? null, deviceUs: time.deviceUs,
-      mappedUs: time.hostUs, uncertaintyUs: time.uncertaintyUs, sinceFirstUs: time.hostUs - first,
-      overlapsPrevious: time.hostUs - time.uncertaintyUs <= previousEnd,
+      mappedUs: time.hostUs, uncertaintyUs: time.uncertaintyUs, beforeUs: time.beforeUs, afterUs: time.afterUs,
+      sinceFirstUs: time.hostUs - first,
+      overlapsPrevious: time.hostUs - time.beforeUs - time.uncertaintyUs <= previousEnd,
     };
-    previousEnd = Math.max(previousEnd, time.hostUs + time.uncertaintyUs);
+    previousEnd = Math.max(previousEnd, time.hostUs + time.afterUs + time.uncertaintyUs);
     return row;
   });
 }

@@ -40,7 +40,8 @@ export function describeRow(row: LogRow): string {
     case 'sensor': {
       const { station, kind, time, ...rest } = row.event;
       const detail = Object.entries(rest).filter(([k]) => k !== 'seq').map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
-      return `${head} ${station} ${kind} ${detail} mapped ${time.hostUs} us ±${time.uncertaintyUs} (device ${time.deviceUs} us, epoch ${time.epoch})`;
+      return `${head} ${station} ${kind} ${detail} mapped ${time.hostUs} us ±${time.uncertaintyUs}`
+        + ` (device ${time.deviceUs} us −${time.beforeUs}/+${time.afterUs}, epoch ${time.epoch})`;
     }
     case 'action':
       return `${head} ${JSON.stringify(row.action)}`;

@@ -1,7 +1,7 @@
 /**
  * What the log holds, decoded: one typed row per kind. The JSON `payload` column carries what has no column of
  * its own; sensor rows keep their time in columns (raw and unwrapped device µs, epoch, mapped host µs,
- * uncertainty) so disputes can be settled with SQL and nothing is lost to JSON (an infinite uncertainty would
+ * uncertainty, the sensor interval before and after the stamp) so disputes can be settled with SQL and nothing is lost to JSON (an infinite uncertainty would
  * become null in JSON; in the column NULL means exactly "not synced yet", read back as Infinity).
  */
 import type { BaseAction, GameId, GameResult } from '../rules/engine.ts';
@@ -18,6 +18,9 @@ export interface LoggedTime {
   readonly rawUs?: number;
   readonly hostUs: number;
   readonly uncertaintyUs: number;
+  /** The sensor's interval around the device stamp (µs): see hardware's `EventTime`. */
+  readonly beforeUs: number;
+  readonly afterUs: number;
 }
 
 /**
@@ -88,6 +91,8 @@ export interface RawLogRow {
   raw_us: number | null;
   device_us: number | null;
   uncertainty_us: number | null;
+  before_us: number | null;
+  after_us: number | null;
 }
 
 export interface RawGameRow {
@@ -119,6 +124,9 @@ function sensorEvent(raw: RawLogRow): LoggableSensorEvent & Readonly<Record<stri
     ...(raw.raw_us === null ? {} : { rawUs: raw.raw_us }),
     hostUs: raw.host_us ?? 0,
     uncertaintyUs: raw.uncertainty_us ?? Infinity,
+    // NULL: logged before the interval was recorded (schema 1), when the stamp alone was used.
+    beforeUs: raw.before_us ?? 0,
+    afterUs: raw.after_us ?? 0,
   };
   return { ...fields, station: raw.station ?? '', kind: String(fields.kind), time };
 }

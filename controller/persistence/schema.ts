@@ -79,6 +79,13 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX answers_by_time ON answers (at_wall_ms);
   `,
+  // 3: the interval in which a sensor event physically happened, around its device stamp (docs/timing.md §3):
+  // [device_us − before_us, device_us + after_us] before the mapping's uncertainty. NULL in rows written before
+  // this migration: the controller then took the stamp alone, and reading them back gives 0 (what it used).
+  `
+  ALTER TABLE log ADD COLUMN before_us REAL;
+  ALTER TABLE log ADD COLUMN after_us REAL;
+  `,
 ];
 
 /** The schema version this build writes. */

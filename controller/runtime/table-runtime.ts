@@ -5,8 +5,7 @@
  *
  * Order of work for every input (principle 8): log the input → apply → log the action → commit → publish.
  */
-import type { Clock, LampPattern, SensorEvent, StationId } from '../hardware/interface.ts';
-import { arbitrate } from '../hardware/clock/arbitration.ts';
+import type { Clock, EventTime, LampPattern, SensorEvent, StationId } from '../hardware/interface.ts';
 import { PUBLIC } from '../rules/common/viewer.ts';
 import type { BaseAction, GameId } from '../rules/engine.ts';
 import { getEngine, type AnyEngine } from '../rules/games.ts';
@@ -186,7 +185,7 @@ export class TableRuntime {
       this.flush();
       return;
     }
-    const event = { ...raw, time: { ...raw.time, hostUs: raw.time.hostUs + this.wallOffsetMs * 1000 } };
+    const event = this.onGameClock(raw);
     this.pads = updatePads(this.pads, event);
     const inputs = this.options.tableGame.onSensor(this.state, this.pads, event);
     for (const input of inputs) {
@@ -195,6 +194,13 @@ export class TableRuntime {
     }
     this.afterChange(event.time.hostUs / 1000);
     this.flush();
+  }
+
+  /** The event with its controller times (a matched slap's too) shifted to the game clock (see nowMs). */
+  private onGameClock(raw: SensorEvent): SensorEvent {
+    const shift = (t: EventTime): EventTime => ({ ...t, hostUs: t.hostUs + this.wallOffsetMs * 1000 });
+    const event = { ...raw, time: shift(raw.time) };
+    return event.kind === 'tag-arrived' && event.slap !== undefined ? { ...event, slap: { ...event.slap, time: shift(event.slap.time) } } : event;
   }
 
   /** Applies an engine action on a referee's request (roll, move, declare-stuck, next-round…). */
@@ -254,33 +260,12 @@ export class TableRuntime {
     const plays = queued.map((q) => q.play);
     this.queuedPlays = [];
     if (plays.length === 0) return;
-    this.reportPlayTies(queued);
+    // The engine orders the batch by the landing times and sends plays on one top card whose intervals
+    // overlap to the referee (TIE_PENDING with the figures): arrival order decides nothing (principle 4).
     const at = Math.max(...plays.map((p) => p.at));
     this.apply({ type: 'plays', plays, at } as RuntimeAction);
     this.afterChange(at);
     this.flush();
-  }
-
-  /**
-   * Plays whose time intervals overlap cannot be ordered by the sensors (design principle 4): they are applied
-   * in the order of their best time estimate — never arrival order — and the tie is announced with its figures
-   * so the referee can correct it (or the table can send such ties to a person with the engine's `tieWindowMs`).
-   */
-  private reportPlayTies(queued: readonly (ZipInput & { kind: 'queue-play' })[]): void {
-    if (queued.length < 2) return;
-    const timed = queued.map((q) => ({
-      station: q.station, epoch: q.time.epoch, deviceUs: q.time.deviceUs, hostUs: q.time.hostUs,
-      uncertaintyUs: Number.isFinite(q.time.uncertaintyUs) ? q.time.uncertaintyUs : 1e9, player: q.play.player,
-    }));
-    for (const placing of arbitrate(timed)) {
-      if (!placing.tie) continue;
-      const who = placing.members.map((m) => m.player).join(' and ');
-      this.tableEvent({
-        type: 'NOTICE', code: 'PLAY_TIE',
-        message: `plays by ${who} landed ${Math.round(placing.separationUs)} µs apart, within their combined uncertainty of `
-          + `${Math.round(placing.combinedUncertaintyUs)} µs: a tie, applied in the order of their best time estimate`,
-      });
-    }
   }
 
   private carryOut(intent: Intent): void {

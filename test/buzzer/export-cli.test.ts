@@ -29,7 +29,7 @@ const SETUP: BuzzerSetup = {
 function press(station: string, hostUs: number, u: number, rawUs: number): SensorEvent {
   return {
     kind: 'button-pressed', station, button: 'zap', seq: 7,
-    time: { source: 'device', epoch: 2, deviceUs: rawUs, rawUs, hostUs, uncertaintyUs: u },
+    time: { source: 'device', epoch: 2, deviceUs: rawUs, rawUs, hostUs, uncertaintyUs: u, beforeUs: 80, afterUs: 0 },
   };
 }
 
@@ -89,7 +89,7 @@ describe('buzzer sessions in the event log', () => {
     expect(buzzerCommand(['export', '--db', file, '--out', out], io)).toBe(0);
     const csv = readFileSync(out, 'utf8').trim().split('\n');
     expect(csv[0]).toBe('question,round,contestant,team,station,source,epoch,raw_us,device_us,mapped_us,uncertainty_us,'
-      + 'outcome,rank,tie_group,delay_us,reaction_us,false_start,reason,sensor_seq');
+      + 'outcome,rank,tie_group,delay_us,reaction_us,false_start,reason,sensor_seq,before_us,after_us');
     expect(csv.slice(1).map((l) => l.split(',').slice(0, 3).concat(l.split(',').slice(11, 17)))).toEqual([
       ['0', '0', 'cy', 'false-start', '', '', '', '', 'true'],
       ['1', '1', 'ben', 'ranked', '1', '0', '0', '300120', 'false'],
@@ -98,11 +98,12 @@ describe('buzzer sessions in the event log', () => {
       ['2', '1', 'ana', 'ranked', '1', '', '0', '240000', 'false'],
     ]);
     expect(csv[3]).toContain(',seat-1,device,2,900000,900000,6300000,150,');
+    expect(csv[3]).toMatch(/,80,0$/);
 
     const replay = memoryOutput();
     expect(buzzerCommand(['replay', '--db', file, '--question', '1'], replay)).toBe(0);
-    expect(replay.lines.join('\n')).toContain('vs ben: separation 120 us, combined uncertainty 300 us -> cannot be ordered (tie)');
-    expect(replay.lines.join('\n')).toContain('vs cy: separation 4880 us, combined uncertainty 300 us -> ordered');
+    expect(replay.lines.join('\n')).toContain('vs ben: separation 120 us, combined uncertainty 380.8 us -> cannot be ordered (tie)');
+    expect(replay.lines.join('\n')).toContain('vs cy: separation 4880 us, combined uncertainty 380.8 us -> ordered');
     expect(replay.lines[0]).toBe('question 1, round 1: 3 ranked press(es)');
   });
 });

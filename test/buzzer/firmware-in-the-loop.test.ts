@@ -16,6 +16,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BUZZER_DEFAULTS, type BuzzerSetup } from '../../controller/buzzer/index.ts';
 import type { SensorEvent } from '../../controller/hardware/interface.ts';
 import { silentLogger } from '../../controller/hardware/serial/logger.ts';
+import { DEFAULT_SENSOR_TIMING } from '../../controller/hardware/serial/event-interval.ts';
 import { SerialStations } from '../../controller/hardware/serial/serial-stations.ts';
 import { StationEmulator, ensureSeatFirmware } from '../emulator/station-emulator.ts';
 import { UsartBinding } from '../emulator/usart-binding.ts';
@@ -125,7 +126,9 @@ describe('buzzer mode with the firmware in the loop (two emulated stations, the 
     expect(ua + ub).toBeGreaterThan(Math.abs(mappedSep) + 20);
     const view = rig.published.last;
     expect([...(view?.tie?.members ?? [])].sort()).toEqual(['ana', 'ben']);
-    expect(view?.tie?.combinedUncertaintyUs).toBeCloseTo(ua + ub, 6);
+    // Plus the later press's interrupt latency (the driver's `isrLatencyUs`, in device µs scaled by the 1 % rate bound).
+    expect(pb.time.beforeUs).toBe(DEFAULT_SENSOR_TIMING.isrLatencyUs);
+    expect(view?.tie?.combinedUncertaintyUs).toBeCloseTo(ua + ub + pb.time.beforeUs * 1.01, 6);
     expect(rig.published.events).toContainEqual(expect.objectContaining({ type: 'TIE', separationUs: Math.abs(mappedSep) }));
     // Each mapped time holds the true (simulated) press time within its stated uncertainty.
     expect(Math.abs(pa.time.hostUs - pressUs)).toBeLessThanOrEqual(ua);

@@ -23,12 +23,14 @@ export interface PressOptions {
   readonly arriveUs?: number;
   readonly deviceUs?: number;
   readonly station?: string;
+  /** The button's interrupt latency before the stamp (µs). Default 80 (the serial driver's default). */
+  readonly beforeUs?: number;
 }
 
 export function devicePress(contestant: string, hostUs: number, options: PressOptions = {}): BuzzerAction {
   const time: PressTime = {
     source: 'device', epoch: 1, deviceUs: options.deviceUs ?? hostUs - 500, rawUs: (options.deviceUs ?? hostUs - 500) % 2 ** 32,
-    hostUs, uncertaintyUs: options.u ?? 100,
+    hostUs, uncertaintyUs: options.u ?? 100, beforeUs: options.beforeUs ?? 80, afterUs: 0,
   };
   const index = ['ana', 'ben', 'cy', 'dee'].indexOf(contestant) + 1;
   return { type: 'press', at: at(options.arriveUs ?? hostUs + 8000), contestant, station: options.station ?? `seat-${index}`, time };

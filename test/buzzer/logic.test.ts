@@ -1,6 +1,6 @@
 /** The pure buzzer logic: arbitration by device time, ties, false starts, the modes events use. */
 import { describe, expect, it } from 'vitest';
-import { buzzerLamps, buzzerView, rankPresses, replaySession, type AcceptedPress } from '../../controller/buzzer/index.ts';
+import { buzzerLamps, buzzerView, parseBuzzerAction, rankPresses, replaySession, type AcceptedPress } from '../../controller/buzzer/index.ts';
 import { at, devicePress, Session, setup } from './helpers.ts';
 
 const ARM = 1_000_000;
@@ -14,7 +14,9 @@ describe('first press wins by device time', () => {
     s.do(devicePress('ana', ARM + 299_000, { arriveUs: ARM + 317_000 }));
     expect(s.state.phase).toBe('judging');
     const events = s.decide();
-    expect(events).toContainEqual(expect.objectContaining({ type: 'WINNER', contestant: 'ana', reactionUs: 299_000, marginUs: 1000, marginUncertaintyUs: 200 }));
+    expect(events).toContainEqual(expect.objectContaining({ type: 'WINNER', contestant: 'ana', reactionUs: 299_000, marginUs: 1000,
+      // ±100 µs of clock sync each, and ben's 80 µs interrupt latency (scaled by the 1 % rate bound) facing ana.
+      marginUncertaintyUs: 280.8 }));
     const view = buzzerView(s.state);
     expect(view.winners).toEqual(['ana']);
     expect(view.ranking.map((r) => [r.contestant, r.place, r.delayUs])).toEqual([['ana', 1, 0], ['ben', 2, 1000]]);
@@ -44,11 +46,34 @@ describe('same station: raw device time decides', () => {
   it('orders two presses of one station by device µs even when their mapped times are reversed', () => {
     const p = (contestant: string, deviceUs: number, hostUs: number): AcceptedPress => ({
       contestant, entrant: contestant, station: 'seat-1', arrivedUs: hostUs,
-      time: { source: 'device', epoch: 3, deviceUs, rawUs: deviceUs, hostUs, uncertaintyUs: 150 },
+      time: { source: 'device', epoch: 3, deviceUs, rawUs: deviceUs, hostUs, uncertaintyUs: 150, beforeUs: 0, afterUs: 0 },
     });
     // 12 µs apart on the device; mapped at different moments, the later one came out 5 µs earlier.
     const ranking = rankPresses([p('b', 5_000_012, 9_000_000), p('a', 5_000_000, 9_000_005)], { deviceResolutionUs: 4 });
     expect(ranking.rows.map((r) => [r.press.contestant, r.place, r.tie, r.delayUs])).toEqual([['a', 1, false, 0], ['b', 2, false, 12]]);
+  });
+});
+
+describe('the button\'s own interval', () => {
+  it('widens each press by its interrupt latency: 250 µs apart at ±100 µs is ordered without it, a tie with it', () => {
+    const rank = (beforeUs: number) => {
+      const s = new Session();
+      s.arm(ARM);
+      s.do(devicePress('ana', ARM + 300_000, { beforeUs }));
+      s.do(devicePress('ben', ARM + 300_250, { beforeUs }));
+      return s.decide();
+    };
+    expect(rank(0)).toEqual([expect.objectContaining({ type: 'WINNER', contestant: 'ana', marginUs: 250, marginUncertaintyUs: 200 })]);
+    // Ben's edge may have been 80 µs before his stamp: 250 < 100 + 100 + 80 × 1.01.
+    expect(rank(80)).toEqual([expect.objectContaining({ type: 'TIE', contestants: ['ana', 'ben'], separationUs: 250, combinedUncertaintyUs: 280.8 })]);
+  });
+
+  it('reads presses logged before they carried it as having none, and refuses a negative one', () => {
+    const logged = JSON.parse(JSON.stringify(devicePress('ana', ARM + 300_000))) as { time: Record<string, unknown> };
+    delete logged.time.beforeUs;
+    delete logged.time.afterUs;
+    expect(parseBuzzerAction(logged)).toMatchObject({ type: 'press', time: { beforeUs: 0, afterUs: 0 } });
+    expect(parseBuzzerAction({ ...logged, time: { ...logged.time, beforeUs: -5 } })).toEqual({ error: 'press: bad fields' });
   });
 });
 
@@ -60,9 +85,10 @@ describe('ties are explicit', () => {
     s.do(devicePress('ben', ARM + 300_120, { u: 150 }));
     s.do(devicePress('cy', ARM + 310_000, { u: 150 }));
     const events = s.decide();
-    expect(events).toEqual([{ type: 'TIE', question: 1, contestants: ['ana', 'ben'], separationUs: 120, combinedUncertaintyUs: 300 }]);
+    // 150 + 150 µs of clock sync, plus ben's 80 µs interrupt latency × 1.01 on the side facing ana.
+    expect(events).toEqual([{ type: 'TIE', question: 1, contestants: ['ana', 'ben'], separationUs: 120, combinedUncertaintyUs: 380.8 }]);
     const view = buzzerView(s.state);
-    expect(view.tie).toEqual({ members: ['ana', 'ben'], separationUs: 120, combinedUncertaintyUs: 300 });
+    expect(view.tie).toEqual({ members: ['ana', 'ben'], separationUs: 120, combinedUncertaintyUs: 380.8 });
     expect(view.ranking.map((r) => [r.contestant, r.place, r.tie])).toEqual([['ana', 1, true], ['ben', 1, true], ['cy', 3, false]]);
     expect(s.try({ type: 'mark', at: at(ARM + 2e6), by: 'host', correct: true })).toMatchObject({ ok: false, code: 'TIE_NEEDS_CONTESTANT' });
     s.do({ type: 'mark', at: at(ARM + 2e6), by: 'host', correct: true, contestant: 'ben' });

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, validateConfig } from '../../controller/config/index.ts';
+import { DEFAULT_SENSOR_TIMING } from '../../controller/hardware/serial/event-interval.ts';
+import { DEFAULT_SLAP_HOLD_MAX_MS } from '../../controller/hardware/serial/serial-stations.ts';
+import { DEFAULT_SLAP_MATCH_TIMING } from '../../controller/hardware/serial/slap-matching.ts';
 import { configOf, counterSecrets, errorsOf, load } from './helpers.ts';
 
 describe('defaults', () => {
@@ -25,6 +28,13 @@ describe('defaults', () => {
       expect(config.hardware.serial).toMatchObject({ ports: 'auto', baudRate: 115200, pingIntervalMs: 100 });
       expect(config.log.level).toBe('info');
     }
+  });
+
+  it('has the serial driver\'s own sensor intervals and slap matching as the defaults of hardware.serial', () => {
+    const { config } = configOf(load('', {}, { generateSecrets: false }));
+    expect(config.hardware.serial.intervals).toEqual(DEFAULT_SENSOR_TIMING);
+    const { memoryUs: _internal, ...matching } = DEFAULT_SLAP_MATCH_TIMING;
+    expect(config.hardware.serial.slapMatching).toEqual({ ...matching, maxHoldMs: DEFAULT_SLAP_HOLD_MAX_MS });
   });
 
   it('uses the defaults, with a note, when the default file does not exist', () => {

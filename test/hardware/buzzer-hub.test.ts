@@ -128,7 +128,7 @@ describe('host timestamp model', () => {
   it('reports the middle of the latency interval and a half width that still holds both ends', () => {
     const b = latencyBounds(DEFAULT_FIRMATA_LATENCY, 0);
     const t = hostEventTime(1_000_000, b);
-    expect(t).toEqual({ source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799 });
+    expect(t).toEqual({ source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799, beforeUs: 0, afterUs: 0 });
     expect(t.hostUs - t.uncertaintyUs).toBeLessThanOrEqual(1_000_000 - b.maxUs);
     expect(t.hostUs + t.uncertaintyUs).toBeGreaterThanOrEqual(1_000_000 - b.minUs);
   });
@@ -200,7 +200,7 @@ describe('BuzzerHub on mock-firmata', () => {
     }, { timeout: 2000 });
     expect(events[0]).toEqual({
       kind: 'button-pressed', station: 'buzzer-1', button: 'buzzer',
-      time: { source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799 },
+      time: { source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799, beforeUs: 0, afterUs: 0 },
     });
   });
 

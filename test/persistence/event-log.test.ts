@@ -2,11 +2,12 @@
  * The event log against real SQLite files: appends read back exactly, group commit, append-only enforcement,
  * contract errors, and damaged or foreign files reported with a code instead of a crash.
  */
-import { openSync, readFileSync, writeFileSync, writeSync, closeSync, statSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, writeFileSync, writeSync, closeSync, statSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { SensorEvent } from '../../controller/hardware/interface.ts';
-import { EventLog, EventLogError, SCHEMA_VERSION, type LogRow } from '../../controller/persistence/index.ts';
+import { EventLog, EventLogError, MIGRATIONS, SCHEMA_VERSION, type LogRow } from '../../controller/persistence/index.ts';
 import { newFile, openLog, press } from './helpers.ts';
 
 const RESULT = { over: true, winners: ['A'], scores: { A: 3, B: 1 }, rounds: 4 };
@@ -17,9 +18,9 @@ describe('appending and reading back', () => {
     let wall = 1_700_000_000_000;
     const log = openLog(file, { wallClock: () => wall++ });
     const unsynced: SensorEvent = { station: 'seat-2', kind: 'tag-arrived', uid: 'DEADBEEF', seq: 7,
-      time: { source: 'device', epoch: 3, deviceUs: 4_294_968_000, rawUs: 1704, hostUs: 9_000_000, uncertaintyUs: Infinity } };
+      time: { source: 'device', epoch: 3, deviceUs: 4_294_968_000, rawUs: 1704, hostUs: 9_000_000, uncertaintyUs: Infinity, beforeUs: 52_480, afterUs: 0 } };
     const hostStamped: SensorEvent = { station: 'hub', kind: 'button-released', button: 'b1',
-      time: { source: 'host', epoch: 0, deviceUs: 9_100_000, hostUs: 9_100_000, uncertaintyUs: 2000 } };
+      time: { source: 'host', epoch: 0, deviceUs: 9_100_000, hostUs: 9_100_000, uncertaintyUs: 2000, beforeUs: 0, afterUs: 0 } };
     const before = log.appendSensor('T1', null, unsynced);
     const gameId = log.startGame({ tableId: 'T1', game: 'zip-zap', config: { players: ['A', 'B'] }, seed: 42 });
     log.appendSensor('T1', gameId, hostStamped);
@@ -60,6 +61,29 @@ describe('appending and reading back', () => {
       expect((log as unknown as { db: Database.Database }).db.pragma('synchronous', { simple: true })).toBe(synchronous);
       log.close();
     }
+  });
+});
+
+describe('migrations', () => {
+  it('takes a schema-1 file to the current schema: its sensor rows read back with no interval (0), new ones keep theirs', () => {
+    const file = newFile('schema-1');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0] as string);
+    old.pragma('user_version = 1');
+    old.prepare(`INSERT INTO log (table_id, game_id, kind, at_wall_ms, host_us, payload, station, time_source, epoch, raw_us, device_us,
+      uncertainty_us) VALUES ('T1', NULL, 'sensor', 1, 5000, '{"kind":"button-pressed","button":"zap","seq":1}', 'seat-1', 'device', 1, 400, 400, 120)`).run();
+    old.close();
+    const log = openLog(file);
+    log.appendSensor('T1', null, press('seat-1', 9000, 100, { beforeUs: 80 }));
+    log.close();
+    const again = openLog(file, { readonly: true });
+    const times = again.reader.sensorsBetween('T1', 0, 10_000).map((r) => (r.kind === 'sensor' ? r.event.time : undefined));
+    expect(times).toEqual([
+      { source: 'device', epoch: 1, deviceUs: 400, rawUs: 400, hostUs: 5000, uncertaintyUs: 120, beforeUs: 0, afterUs: 0 },
+      expect.objectContaining({ hostUs: 9000, beforeUs: 80, afterUs: 0 }),
+    ]);
+    again.close();
   });
 });
 

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { playGame } from '../../controller/bots/play-game.ts';
+import type { SensorEvent } from '../../controller/hardware/interface.ts';
 import { historyCommand } from '../../controller/cli/commands/history.ts';
 import { replayDbCommand } from '../../controller/cli/commands/replay-db.ts';
 import { replayCommand } from '../../controller/cli/commands/replay.ts';
@@ -41,6 +42,22 @@ function fixture() {
   const middle = log.appendSensor('T2', g2, press('seat-2', 10_000_300, 200));
   log.appendSensor('T2', g2, press('seat-1', 50_000_000, 50));
   log.appendSensor('T2', g2, press('seat-4', 10_000_900, Infinity));
+  // A press, then 30 ms later a tag read whose poll window reaches 52 ms back: their clock bounds (±50 us) are far
+  // apart, but the tag may have arrived before the press: only the sensor interval makes them a tie.
+  log.appendSensor('T2', g2, press('seat-1', 20_000_000, 50, { beforeUs: 0 }));
+  const tag: SensorEvent = {
+    station: 'pile-1', kind: 'tag-arrived', uid: '04A1B2C3', seq: 9,
+    time: { source: 'device', epoch: 1, deviceUs: 7_030_000, rawUs: 7_030_000, hostUs: 20_030_000, uncertaintyUs: 50, beforeUs: 52_000, afterUs: 0 },
+  };
+  log.appendSensor('T2', g2, tag);
+  // A card dated by the slap that preceded its read (slap-matching.ts): the slap is logged too.
+  const slapTime = { ...tag.time, deviceUs: 17_000_000, rawUs: 17_000_000, hostUs: 30_000_000, beforeUs: 80 };
+  log.appendSensor('T2', g2, { station: 'pile-1', kind: 'slap', seq: 10, time: slapTime });
+  const dated: SensorEvent = {
+    station: 'pile-1', kind: 'tag-arrived', uid: '04A1B2C4', seq: 11, slap: { seq: 10, time: slapTime },
+    time: { ...slapTime, deviceUs: 17_014_000, rawUs: 17_014_000, hostUs: 30_014_000, beforeUs: 25_000 },
+  };
+  log.appendSensor('T2', g2, dated);
   for (const action of running.actions.slice(0, 40)) log.appendAction('T2', g2, action);
   log.close();
   const partial = replayLog({ game: 'zip-zap', config: { players }, seed: 'abc', actions: running.actions.slice(0, 40) });
@@ -90,7 +107,11 @@ describe('dispute view', () => {
     expect(around[3]?.uncertaintyUs).toBe(Infinity);
     expect(around.find((r) => r.seq === middle)?.station).toBe('seat-2');
     expect(disputeView(log, 'T1', 10_000_300, 1000)).toEqual([]);
-    expect(gameSensorView(log, g2)).toHaveLength(5);
+    const intervals = disputeView(log, 'T2', 20_015_000, 20_000);
+    expect(intervals.map((r) => [r.kind, r.beforeUs, r.afterUs, r.overlapsPrevious])).toEqual([
+      ['button-pressed', 0, 0, false], ['tag-arrived', 52_000, 0, true],
+    ]);
+    expect(gameSensorView(log, g2)).toHaveLength(9);
     log.close();
   });
 
@@ -99,9 +120,12 @@ describe('dispute view', () => {
     const all = await run(replayDbCommand, '--db', file, '--game', String(g2), '--sensors');
     expect(all.code).toBe(0);
     expect(all.out).toContain('zip-zap game 2 (table T2): 40 actions applied');
-    expect(all.out).toContain('sensor events (5), in mapped-time order:');
+    expect(all.out).toContain('sensor events (9), in mapped-time order:');
+    expect(all.out).toContain('pile-1 slap   mapped 30000000 us');
+    expect(all.out).toContain('pile-1 tag-arrived uid="04A1B2C4" landed by the slap seq 10 at device 17000000 us (≤ 80 us before)');
     expect(all.out).toMatch(/#\d+ \+600 us {2}seat-3 button-pressed .*mapped 10000600 us ±200 us/);
-    expect(all.out).toContain('(raw 4294967000, device 4294967000 us, epoch 2)  tie');
+    expect(all.out).toContain('(raw 4294967000, device 4294967000 us, happened ≤ 80 us before, epoch 2)  tie');
+    expect(all.out).toContain('pile-1 tag-arrived uid="04A1B2C3"  mapped 20030000 us ±50 us  (raw 7030000, device 7030000 us, happened ≤ 52000 us before, epoch 1)  tie');
     expect(all.out).toContain('±inf (not synced)');
     const near = await run(replayDbCommand, '--db', file, '--game', String(g2), '--sensors', '--around', String(middle), '--window-ms', '1', '--json');
     const parsed = JSON.parse(near.out) as { view: unknown; sensors: { station: string }[] };

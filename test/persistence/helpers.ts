@@ -27,6 +27,8 @@ interface PressTimes {
   readonly deviceUs: number;
   readonly rawUs: number;
   readonly epoch: number;
+  /** The button's interrupt latency: how long before the stamp the edge may have been. Default 80. */
+  readonly beforeUs: number;
 }
 
 /** A device-stamped button press as hardware/interface.ts's SensorEvent has it. */
@@ -34,6 +36,9 @@ export function press(station: string, hostUs: number, uncertaintyUs = 100, extr
   const deviceUs = extra.deviceUs ?? hostUs - 1000;
   return {
     station, kind: 'button-pressed', button: 'zap', seq: 1,
-    time: { source: 'device', epoch: extra.epoch ?? 1, deviceUs, rawUs: extra.rawUs ?? deviceUs % 2 ** 32, hostUs, uncertaintyUs },
+    time: {
+      source: 'device', epoch: extra.epoch ?? 1, deviceUs, rawUs: extra.rawUs ?? deviceUs % 2 ** 32, hostUs, uncertaintyUs,
+      beforeUs: extra.beforeUs ?? 80, afterUs: 0,
+    },
   };
 }

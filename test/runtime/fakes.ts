@@ -121,7 +121,7 @@ export function fakeClock(): Clock & { now: number } {
   return c;
 }
 
-/** A device-stamped event time (synced, 100 µs uncertainty). */
-export function at(hostUs: number): EventTime {
-  return { source: 'device', epoch: 0, deviceUs: hostUs, rawUs: hostUs % 2 ** 32, hostUs, uncertaintyUs: 100 };
+/** A device-stamped event time (synced, 100 µs uncertainty), the sensor's interval `beforeUs` before the stamp. */
+export function at(hostUs: number, beforeUs = 0): EventTime {
+  return { source: 'device', epoch: 0, deviceUs: hostUs, rawUs: hostUs % 2 ** 32, hostUs, uncertaintyUs: 100, beforeUs, afterUs: 0 };
 }

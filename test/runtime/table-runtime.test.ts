@@ -143,7 +143,7 @@ describe('Zip-Zap table runtime', () => {
     expect(t.lamps.shown['seat-1']).toBe('off');
   });
 
-  it('reports plays that land within their combined uncertainty as a tie, with the figures', () => {
+  it('sends plays that land within their combined uncertainty to the referee as a tie, with the figures', () => {
     const found = seedWithTwoFollowers();
     const t = rig('zip-zap', ['A', 'B'], {}, found.seed);
     t.runtime.start();
@@ -152,10 +152,61 @@ describe('Zip-Zap table runtime', () => {
     t.runtime.handleSensor({ kind: 'tag-arrived', station: 'seat-1', uid: cardUid(found.a), time: at(now + 10_050) });
     t.runtime.handleSensor({ kind: 'tag-arrived', station: 'seat-2', uid: cardUid(found.b), time: at(now + 10_000) });
     t.scheduler.advance(30);
-    const tie = t.publisher.published.find((e) => (e as { code?: string }).code === 'PLAY_TIE') as { message: string } | undefined;
-    expect(tie?.message).toMatch(/plays by B and A landed 50 µs apart, within their combined uncertainty of 200 µs/);
-    // Still applied in the order of the best estimate (never arrival order): B's card is on the pile.
-    expect((t.runtime.engineState() as ZipZapState).pile.at(-1)).toMatchObject({ card: found.b, by: 'B' });
+    // Not applied in some order: the game waits for a human, the top card is still the start card.
+    const state = t.runtime.engineState() as ZipZapState;
+    expect(state.tie?.contenders.map((c) => c.player)).toEqual(['B', 'A']);
+    expect(state.pile.at(-1)?.card).toBe(found.top);
+    const tie = t.publisher.published.find((e) => (e as { type?: string }).type === 'TIE_PENDING') as Record<string, unknown> | undefined;
+    // Game times are wall-clock ms (~1.7e12): their last bit is 0.24 µs.
+    expect(tie).toMatchObject({
+      separationMs: expect.closeTo(0.05, 3) as unknown, combinedUncertaintyMs: expect.closeTo(0.2, 3) as unknown,
+    });
+    expect(JSON.stringify(tie)).not.toContain(found.a); // published without the cards
+    expect(t.publisher.published.some((e) => (e as { code?: string }).code === 'PLAY_TIE')).toBe(false);
+    // The referee rules; the game goes on from there.
+    expect(t.runtime.requestAction({ type: 'resolve-tie', first: 'A' }, 'referee', true)).toMatchObject({ ok: true });
+    expect((t.runtime.engineState() as ZipZapState).pile.at(-1)).toMatchObject({ card: found.a, by: 'A' });
+  });
+
+  it('gives each play the interval its sensor allows: tag windows tie, slaps order, across batches too', () => {
+    const found = seedWithTwoFollowers();
+    const tagged = (uid: string, station: string, readUs: number, slapUs?: number): SensorEvent => ({
+      kind: 'tag-arrived', station, uid, time: at(readUs, 25_000),
+      ...(slapUs === undefined ? {} : { slap: { seq: 1, time: at(slapUs, 80) } }),
+    });
+    // Tag reads 10 ms apart, each arrived within the 25 ms before its read: the windows overlap.
+    const windows = rig('zip-zap', ['A', 'B'], {}, found.seed);
+    windows.runtime.start();
+    const t0 = windows.clock.now;
+    windows.runtime.handleSensor(tagged(cardUid(found.a), 'seat-1', t0 + 20_000));
+    windows.runtime.handleSensor(tagged(cardUid(found.b), 'seat-2', t0 + 30_000));
+    windows.scheduler.advance(30);
+    const tie = (windows.runtime.engineState() as ZipZapState).tie;
+    expect(tie?.contenders.map((c) => [c.player, c.timedBy])).toEqual([['A', 'tag'], ['B', 'tag']]);
+    const logged = windows.log.rows.find((r) => r.kind === 'action' && r.action.type === 'plays');
+    expect(JSON.stringify(logged)).toContain('"atEarliest"');
+    // The same cards dated by their slaps 1 ms apart: ordered, B's card goes back.
+    const slaps = rig('zip-zap', ['A', 'B'], {}, found.seed);
+    slaps.runtime.start();
+    const s0 = slaps.clock.now;
+    slaps.runtime.handleSensor(tagged(cardUid(found.a), 'seat-1', s0 + 20_000, s0 + 9_000));
+    slaps.runtime.handleSensor(tagged(cardUid(found.b), 'seat-2', s0 + 30_000, s0 + 10_000));
+    slaps.scheduler.advance(30);
+    const after = slaps.runtime.engineState() as ZipZapState;
+    expect(after.tie).toBeNull();
+    expect(after.pile.at(-1)).toMatchObject({ card: found.a, by: 'A' });
+    // Landed at the slap, on the game clock (wall ms) like every other time: not at the read 11 ms later.
+    expect(after.pile.at(-1)?.at).toBeCloseTo(1_700_000_000_000 + (s0 + 9_000) / 1000, 0);
+    // A read that comes after the first play's batch was applied still ties with it.
+    const late = rig('zip-zap', ['A', 'B'], {}, found.seed);
+    late.runtime.start();
+    const l0 = late.clock.now;
+    late.runtime.handleSensor(tagged(cardUid(found.a), 'seat-1', l0 + 20_000));
+    late.scheduler.advance(30);
+    expect((late.runtime.engineState() as ZipZapState).pile.at(-1)?.card).toBe(found.a);
+    late.runtime.handleSensor(tagged(cardUid(found.b), 'seat-2', l0 + 30_000));
+    late.scheduler.advance(30);
+    expect((late.runtime.engineState() as ZipZapState).tie?.contenders).toHaveLength(2);
   });
 
   it('turns the seat button into a ZAP call, checked by the engine', () => {

@@ -4,7 +4,7 @@
 import type { EventTime, SensorEvent } from '../../controller/hardware/interface.ts';
 import type { ScaleCommands, ScaleReply } from '../../controller/runtime/setup/calibrate-types.ts';
 
-const TIME: EventTime = { source: 'device', epoch: 0, deviceUs: 0, hostUs: 0, uncertaintyUs: 0 };
+const TIME: EventTime = { source: 'device', epoch: 0, deviceUs: 0, hostUs: 0, uncertaintyUs: 0, beforeUs: 0, afterUs: 0 };
 
 export const tagArrived = (uid: string, station = 'seat-1'): SensorEvent => ({ kind: 'tag-arrived', uid, station, time: TIME });
 export const tagLeft = (uid: string, station = 'seat-1'): SensorEvent => ({ kind: 'tag-left', uid, station, time: TIME });

@@ -16,6 +16,10 @@ export interface BotContext {
   /** Applies an engine action as the player's choice (a move picked on the dashboard). */
   act(action: { readonly type: string } & Readonly<Record<string, unknown>>): void;
   padItem(station: string): Item | undefined;
+  /** Zip-Zap: the station under the discard pile, if the table has one. */
+  readonly pileStation?: string;
+  /** Zip-Zap: how long the pending tie has waited for a referee (simulated ms: scaled by the speed); 0 without one. */
+  readonly tieWaitedMs: number;
   isOnAnyPad(barrel: number): boolean;
   allPadsClear(): boolean;
   isBot(player: string): boolean;

@@ -22,6 +22,8 @@ export interface BotDriverOptions {
   readonly seats: readonly BotSeat[];
   /** Every seat's station (bots wait for all pads to be clear before rolling). */
   readonly allStations: readonly string[];
+  /** Zip-Zap: the station under the discard pile, where bots play some of their cards. */
+  readonly pileStation?: string;
   readonly speed: number;
   readonly seed: string | number;
   /** Starts the next game after one has ended. */
@@ -33,6 +35,8 @@ export class BotDriver {
   private timer: NodeJS.Timeout | undefined;
   private readonly pads = new Map<string, Item>();
   private overSince: number | undefined;
+  /** When the bots first saw the pending Zip-Zap tie (wall ms), while one is pending. */
+  private tieSince: number | undefined;
 
   constructor(private readonly options: BotDriverOptions) {
     this.rng = seedRng(`bots:${String(options.seed)}`);
@@ -75,6 +79,7 @@ export class BotDriver {
     this.rng = rng;
     const seat = this.options.seats[index];
     if (!seat) return;
+    if (runtime.options.game === 'zip-zap') this.tieSince = (state as ZipZapState).tie === null ? undefined : this.tieSince ?? Date.now();
     const ctx = this.context(runtime);
     if (runtime.options.game === 'zapp-zerapp') zappBotStep(state as ZappState, seat, ctx);
     else {
@@ -103,6 +108,8 @@ export class BotDriver {
       press: (station) => runSimulatorOp(table, station, 'press'),
       act: (action) => runtime.requestAction(action, 'bot', false),
       padItem: (station) => this.pads.get(station),
+      ...(this.options.pileStation === undefined ? {} : { pileStation: this.options.pileStation }),
+      tieWaitedMs: this.tieSince === undefined ? 0 : (Date.now() - this.tieSince) * this.options.speed,
       isOnAnyPad: (barrel) => [...this.pads.values()].some((i) => i.kind === 'barrel' && i.value === barrel),
       allPadsClear: () => this.options.allStations.every((s) => !this.pads.has(s)),
       isBot: (player) => bots.has(player),

@@ -33,6 +33,8 @@ replay   a question's ranking recomputed from the logged presses, with each plac
 const COLUMNS = [
   'question', 'round', 'contestant', 'team', 'station', 'source', 'epoch', 'raw_us', 'device_us', 'mapped_us', 'uncertainty_us',
   'outcome', 'rank', 'tie_group', 'delay_us', 'reaction_us', 'false_start', 'reason', 'sensor_seq',
+  // Appended (not next to uncertainty_us) so that the columns of earlier exports keep their places.
+  'before_us', 'after_us',
 ] as const;
 
 function csvCell(value: string | number | boolean | null): string {
@@ -48,7 +50,7 @@ export function pressCsv(rows: readonly PressRow[]): string {
   for (const r of rows) {
     lines.push([
       r.question, r.round, r.contestant, r.team, r.station, r.source, r.epoch, r.rawUs, r.deviceUs, r.mappedUs, r.uncertaintyUs,
-      r.outcome, r.rank, r.tieGroup, r.delayUs, r.reactionUs, r.falseStart, r.reason, r.sensorSeq,
+      r.outcome, r.rank, r.tieGroup, r.delayUs, r.reactionUs, r.falseStart, r.reason, r.sensorSeq, r.beforeUs, r.afterUs,
     ].map(csvCell).join(','));
   }
   return `${lines.join('\n')}\n`;
@@ -95,8 +97,10 @@ function replayLines(rows: readonly PressRow[], question: number): string[] {
         + `  mapped ${r1(r.mappedUs)} us ±${r1(r.uncertaintyUs)} us (${r.station}, ${raw})${tie}`);
       const next = ranked[i + 1];
       if (next !== undefined) {
+        // The same fields ranking.ts compares, the button's interval included.
         const timed = (x: PressRow) => ({
           station: x.station, epoch: x.epoch, deviceUs: x.deviceUs, hostUs: x.mappedUs, uncertaintyUs: x.uncertaintyUs,
+          beforeUs: x.beforeUs, afterUs: x.afterUs,
         });
         const a = timed(r);
         const b = timed(next);

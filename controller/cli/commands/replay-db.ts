@@ -2,7 +2,8 @@
  * `zaptable replay --db FILE --game GAME_ID`: replays a game from the event log — from its setup, through
  * every action in force, by the pure engine (snapshots are not trusted here: a dispute deserves the full
  * replay) — and prints the resulting view; `--sensors` adds the game's sensor events with their raw device
- * timestamps, mapped times and uncertainty, in mapped-time order, to settle "who pressed first".
+ * timestamps, sensor intervals, mapped times and uncertainty, in mapped-time order, to settle "who pressed
+ * first".
  */
 import type { Viewer } from '../../rules/common/viewer.ts';
 import { getEngine } from '../../rules/games.ts';
@@ -22,9 +23,11 @@ resulting view, like replaying an action-log file.
   --game GAME_ID   the game (see \`zaptable history\`)
   --json           print JSON
   --viewer WHO     public (default), omniscient, or player:ID
-  --sensors        also print the game's sensor events: station, raw micros(), unwrapped device us
-                   and boot epoch, mapped controller time +- uncertainty, in mapped-time order;
-                   "tie" marks an event whose interval overlaps the one before (cannot be ordered)
+  --sensors        also print the game's sensor events: station, raw micros(), unwrapped device us,
+                   the sensor's interval (how long before its stamp it may have happened: a tag's
+                   poll window, a button's interrupt latency) and boot epoch, mapped controller
+                   time +- uncertainty, in mapped-time order; "tie" marks an event whose interval
+                   overlaps the one before (cannot be ordered)
   --around SEQ     with --sensors: the table's sensor events around log row SEQ instead
   --window-ms MS   with --around: how far either side (default 500)`;
 
@@ -35,12 +38,22 @@ function parseViewer(text: string | undefined): Viewer {
   throw new UsageError(`--viewer must be public, omniscient or player:ID, got "${text}"`);
 }
 
+/** A tag arrival dated by a slap (slap-matching.ts): the slap's stamp, instead of the whole time object. */
+function slapNote(slap: unknown): string {
+  const s = slap as { seq?: unknown; time?: { deviceUs?: unknown; beforeUs?: unknown } } | null;
+  const seq = typeof s?.seq === 'number' ? ` seq ${s.seq}` : '';
+  return ` landed by the slap${seq} at device ${String(s?.time?.deviceUs)} us (≤ ${String(s?.time?.beforeUs)} us before)`;
+}
+
 function sensorLine(r: DisputeRow): string {
-  const detail = Object.entries(r.detail).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
+  const { slap, ...rest } = r.detail;
+  const detail = Object.entries(rest).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ') + (slap === undefined ? '' : slapNote(slap));
   const raw = r.rawUs === null ? 'host-stamped' : `raw ${r.rawUs}`;
   const unc = Number.isFinite(r.uncertaintyUs) ? `±${r.uncertaintyUs} us` : '±inf (not synced)';
+  // The sensor's own interval: it happened in [device − before, device + after] (docs/timing.md §3).
+  const interval = r.afterUs === 0 ? `, happened ≤ ${r.beforeUs} us before` : `, happened −${r.beforeUs}/+${r.afterUs} us`;
   return `#${r.seq} +${r.sinceFirstUs} us  ${r.station} ${r.kind} ${detail}  mapped ${r.mappedUs} us ${unc}`
-    + `  (${raw}, device ${r.deviceUs} us, epoch ${r.epoch})${r.overlapsPrevious ? '  tie' : ''}`;
+    + `  (${raw}, device ${r.deviceUs} us${interval}, epoch ${r.epoch})${r.overlapsPrevious ? '  tie' : ''}`;
 }
 
 interface GameRef {

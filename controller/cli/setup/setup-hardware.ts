@@ -84,6 +84,7 @@ export function openHardware(config: ZaptableConfig, options: OpenOptions): Setu
     baudRate: serial.baudRate,
     timing: { bannerTimeoutMs: serial.bannerTimeoutMs, commandTimeoutMs: serial.commandTimeoutMs },
     ping: { intervalMs: serial.pingIntervalMs },
+    sensorTiming: serial.intervals,
     clock: options.time,
     scheduler: options.time,
     logger,

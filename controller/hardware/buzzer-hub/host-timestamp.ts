@@ -96,7 +96,9 @@ export function hostEventTime(arrivalUs: number, bounds: { minUs: number; maxUs:
   // Rounding moves the centre by up to 0.5 µs: widen by that, and round the width up, so the interval
   // still holds everything the bounds allow.
   const uncertaintyUs = Math.ceil((bounds.maxUs - bounds.minUs) / 2 + Math.abs(hostUs - exact));
-  return { source: 'host', epoch: 0, deviceUs: hostUs, hostUs, uncertaintyUs };
+  // The whole latency interval is on the controller's own clock, so it is all in `uncertaintyUs`; there is no
+  // device stamp for a sensor interval to extend (docs/timing.md §3).
+  return { source: 'host', epoch: 0, deviceUs: hostUs, hostUs, uncertaintyUs, beforeUs: 0, afterUs: 0 };
 }
 
 /**

@@ -40,6 +40,9 @@ export interface TimedEvent {
   readonly afterUs?: number;
 }
 
+/** The default largest |rate error| of a device clock against the controller's (the clock sync's `maxSkewPpm`). */
+export const DEFAULT_MAX_RATE_ERROR = 0.01;
+
 export interface ArbitrationOptions {
   /** Half width (µs) of a device stamp's resolution, for comparisons on one station. Default 4. */
   readonly deviceResolutionUs?: number;
@@ -87,7 +90,7 @@ function reach(e: TimedEvent, same: boolean, options: ArbitrationOptions): { bef
     const resolution = options.deviceResolutionUs ?? 4;
     return { before: (e.beforeUs ?? 0) + resolution, after: (e.afterUs ?? 0) + resolution };
   }
-  const scale = 1 + (options.maxRateError ?? 0.01);
+  const scale = 1 + (options.maxRateError ?? DEFAULT_MAX_RATE_ERROR);
   return { before: (e.beforeUs ?? 0) * scale + e.uncertaintyUs, after: (e.afterUs ?? 0) * scale + e.uncertaintyUs };
 }
 

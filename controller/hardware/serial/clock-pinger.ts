@@ -55,6 +55,9 @@ export class ClockPinger {
   /** Bumped by start/stop, so a reply to a ping of an earlier run schedules nothing. */
   private generation = 0;
   private running = false;
+  private inFlight = false;
+  /** The timer of the next ping, while one is scheduled. */
+  private next: symbol | undefined;
 
   /** Host times come from the link's command timing (taken when the ping is written and the reply parsed). */
   constructor(transport: PingTransport, scheduler: Scheduler, schedule: PingSchedule, onSample: (sample: RawSyncSample) => void) {
@@ -75,11 +78,26 @@ export class ClockPinger {
   /** Stops pinging; a ping in flight is left to resolve and ignored. Safe to call twice. */
   stop(): void {
     this.running = false;
+    this.inFlight = false;
     this.generation++;
     this.timers.clear();
+    this.next = undefined;
+  }
+
+  /**
+   * Pings now instead of at the next scheduled moment (the schedule goes on from this ping); nothing when a
+   * ping is in flight (its reply comes soon anyway) or the pinger is stopped. The driver uses it when it needs
+   * a fresh stamp from the station soon: a reply proves which lines the station had sent before it.
+   */
+  pingNow(): void {
+    if (!this.running || this.inFlight) return;
+    this.timers.cancel(this.next);
+    this.next = undefined;
+    this.ping(this.generation);
   }
 
   private ping(generation: number): void {
+    this.inFlight = true;
     void this.transport.command({ verb: 'ping' }, this.schedule.timeoutMs).then((outcome) => {
       if (generation !== this.generation || !this.running) return;
       const raw = outcome.ok ? parseU32Field(outcome.fields.t) : undefined;
@@ -92,10 +110,13 @@ export class ClockPinger {
           inboundMinUs: wireTimeUs(outcome.replyBytes, this.schedule.wireBaudRate),
         });
       }
+      // Still "in flight" while the sample is handled: a pingNow() from there must not start a second chain.
+      this.inFlight = false;
       if (!outcome.ok && outcome.failure === 'closed') return;
       const inBurst = this.burstLeft > 1;
       this.burstLeft = Math.max(0, this.burstLeft - 1);
-      this.timers.after(inBurst ? this.schedule.burstIntervalMs : this.schedule.intervalMs, () => {
+      this.next = this.timers.after(inBurst ? this.schedule.burstIntervalMs : this.schedule.intervalMs, () => {
+        this.next = undefined;
         this.ping(generation);
       });
     });

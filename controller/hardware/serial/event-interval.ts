@@ -11,9 +11,11 @@ import type { EventMessage } from '../../protocol/index.ts';
 /** The physical allowances behind the intervals (µs). */
 export interface SensorTiming {
   /**
-   * Longest delay from an edge (button, slap sensor) to its `micros()` stamp in the interrupt: the longest
-   * stretch with interrupts off (the HX711 read clocks 25 bits with interrupts off, ~60 µs) plus one other
-   * interrupt ahead of it and the 4 µs step of `micros()`.
+   * Longest delay from an edge (button, slap sensor) to its `micros()` stamp in the interrupt. The firmware
+   * turns interrupts off for about 1 µs per HX711 clock pulse only (firmware/src/hx711.h: never for the whole
+   * 25-pulse read, which would stretch a pulse past the HX711's 60 µs power-down limit), so the delay is
+   * another interrupt running or queued ahead (serial, timer 0: a few µs each) plus the 4 µs step of
+   * `micros()`: ~10 µs expected (hardware/protocol.md, *Time*). The default 80 µs leaves a wide margin.
    */
   readonly isrLatencyUs: number;
   /**

@@ -19,8 +19,8 @@ export function toSensorEvent(station: StationId, message: EventMessage, time: E
     case 'W': return message.stable ? { ...base, kind: 'weight-settled', grams: message.grams } : undefined;
     case 'BTN+': return { ...base, kind: 'button-pressed', button: SEAT_BUTTON };
     case 'BTN-': return { ...base, kind: 'button-released', button: SEAT_BUTTON };
-    // A slap names no item: it dates the TAG+ that follows (matched in the runtime's landing logic).
-    case 'SLAP':
+    // A slap names no item: it dates the TAG+ that follows (the driver matches them, slap-matching.ts).
+    case 'SLAP': return { ...base, kind: 'slap' };
     case 'FAULT+':
     case 'FAULT-': return undefined;
   }

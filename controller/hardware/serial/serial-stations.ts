@@ -10,7 +10,8 @@
  * - Every line is decoded by the protocol codec; a bad line is counted in the station's health, logged,
  *   and never acted on.
  * - Events become typed `SensorEvent`s with the station's device time mapped to controller time by its
- *   `StationClock` (fed by a `ClockPinger`), lost events are counted from sequence gaps, a restart (new
+ *   `StationClock` (fed by a `ClockPinger`) and the interval in which the physical thing happened
+ *   (`beforeUs`/`afterUs`, event-interval.ts); lost events are counted from sequence gaps, a restart (new
  *   boot counter, or a time jump) starts a new clock epoch and is counted.
  * - A port that closes or fails is reopened with exponential backoff (port-supervisor.ts).
  *
@@ -24,6 +25,8 @@ import {
   type TableHardware,
 } from '../interface.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import { DEFAULT_SENSOR_TIMING, eventInterval, type SensorTiming } from './event-interval.ts';
+import { DEFAULT_SLAP_MATCH_TIMING, type MatchOutput, type SlapMatchTiming } from './slap-matching.ts';
 import { ClockPinger, DEFAULT_PING_SCHEDULE, type PingSchedule } from './clock-pinger.ts';
 import type { CommandBody, CommandOutcome } from './command-queue.ts';
 import { driverFailure, failureOf, parseI32Field, type CommandFailure, type Outcome } from './command-results.ts';
@@ -69,6 +72,17 @@ export interface SerialStationsOptions {
   /** Clock sync and restart detection (see clock/station-clock.ts). */
   readonly stationClock?: StationClockConfig;
   /**
+   * The physical allowances behind every event's interval (`beforeUs`/`afterUs`: interrupt latency, tag
+   * power-up, the protocol-1 inventory cycle, the weight filter window; event-interval.ts). Default
+   * `DEFAULT_SENSOR_TIMING`.
+   */
+  readonly sensorTiming?: Partial<SensorTiming>;
+  /**
+   * Slap matching (slap-matching.ts): on a station that sends `SLAP`, a `TAG+` waits until a line stamped
+   * `burstUs` after it has arrived (the driver pings for one), at most `maxHoldMs` of controller time.
+   */
+  readonly slapMatching?: Partial<SlapMatchTiming> & { readonly maxHoldMs?: number };
+  /**
    * Least gap between health reports caused only by new clock figures, ms (pings arrive 10 times a second;
    * online/offline and counter changes are reported at once). Default 5000.
    */
@@ -91,12 +105,20 @@ interface Settings {
   readonly ping: PingSchedule;
   readonly backoff: BackoffPolicy;
   readonly stationClock: StationClockConfig;
+  readonly sensorTiming: SensorTiming;
+  readonly slapMatching: SlapMatchTiming & { readonly maxHoldMs: number };
   readonly clockReportMs: number;
 }
 
 type OkOutcome = Extract<CommandOutcome, { readonly ok: true }>;
 
 const SEAT_ONLY = 'lamp, scale and button are seat-only';
+
+/**
+ * The longest a tag arrival waits for slap matching when no line of its station arrives (a ping is answered
+ * within a few ms, so only a stalled link gets here): it is then decided on what has arrived.
+ */
+export const DEFAULT_SLAP_HOLD_MAX_MS = 250;
 
 export class SerialStations implements TableHardware {
   private readonly options: SerialStationsOptions;
@@ -139,6 +161,7 @@ export class SerialStations implements TableHardware {
       for (const record of this.records.values()) record.pinger?.stop();
       await Promise.all([...this.supervisors.values()].map((s) => s.stop()));
       for (const record of this.records.values()) {
+        this.matched(record, record.slaps.flush());
         if (record.link === undefined && !record.online) continue;
         record.link = undefined;
         record.online = false;
@@ -293,6 +316,8 @@ export class SerialStations implements TableHardware {
       ping: { ...DEFAULT_PING_SCHEDULE, ...o.ping },
       backoff: { ...DEFAULT_BACKOFF, ...o.backoff },
       stationClock: o.stationClock ?? {},
+      sensorTiming: { ...DEFAULT_SENSOR_TIMING, ...o.sensorTiming },
+      slapMatching: { ...DEFAULT_SLAP_MATCH_TIMING, maxHoldMs: DEFAULT_SLAP_HOLD_MAX_MS, ...o.slapMatching },
       clockReportMs: o.clockReportMs ?? 5000,
     };
   }
@@ -428,7 +453,7 @@ export class SerialStations implements TableHardware {
       });
       return;
     }
-    const record = existing ?? new StationRecord(facts, link.path, this.s.stationClock);
+    const record = existing ?? new StationRecord(facts, link.path, this.s.stationClock, this.s.slapMatching);
     this.records.set(record.id, record);
     const sameBoot = record.link === link && record.facts.boot === facts.boot;
     if (via === 'banner') record.expectedSeq = 0;
@@ -484,11 +509,80 @@ export class SerialStations implements TableHardware {
     }
     const time: EventTime = {
       source: 'device', epoch: stamped.epoch, deviceUs: stamped.deviceUs, rawUs: message.t,
-      hostUs: stamped.hostUs, uncertaintyUs: stamped.uncertaintyUs,
+      hostUs: stamped.hostUs, uncertaintyUs: stamped.uncertaintyUs, ...eventInterval(message, this.s.sensorTiming),
     };
     const sensorEvent = toSensorEvent(record.id, message, time);
     if (changed) this.reportHealth(record);
-    if (sensorEvent !== undefined) this.emit(this.eventListeners, sensorEvent);
+    this.deliver(record, sensorEvent, time);
+  }
+
+  /**
+   * Delivers an event through the station's slap matching: a tag arrival may wait for it (and comes out with
+   * its slap's time), every other line's stamp tells the matcher how far the station has got.
+   */
+  private deliver(record: StationRecord, event: SensorEvent | undefined, time: EventTime): void {
+    const matcher = record.slaps;
+    if (event?.kind === 'tag-arrived') {
+      this.matched(record, matcher.tag(event));
+    } else if (event?.kind === 'slap') {
+      this.matched(record, matcher.slap(event));
+      this.emit(this.eventListeners, event);
+    } else {
+      // A tag's departure must not overtake its own arrival.
+      if (event?.kind === 'tag-left' && matcher.isHeld(event.uid)) this.matched(record, matcher.flush());
+      this.matched(record, matcher.observe(time.epoch, time.deviceUs));
+      if (event !== undefined) this.emit(this.eventListeners, event);
+    }
+    this.armSlapTimers(record);
+  }
+
+  /** Emits what slap matching released and logs what it noticed. */
+  private matched(record: StationRecord, outputs: readonly MatchOutput[]): void {
+    for (const o of outputs) {
+      switch (o.kind) {
+        case 'tag':
+          this.emit(this.eventListeners, o.event);
+          break;
+        case 'knock':
+          this.s.logger.info('serial: a slap that no tag followed (a knock on the table?): dropped', {
+            station: record.id, seq: o.slap.seq, t: o.slap.time.rawUs,
+          });
+          break;
+        case 'late':
+          this.s.logger.warn('serial: a slap fitted two tags read further apart than slapMatching.burstUs: the later one keeps its window', {
+            station: record.id, slap: o.slap.seq, earlier: o.earlier.uid, uid: o.event.uid,
+          });
+          break;
+      }
+    }
+  }
+
+  /**
+   * While tag arrivals wait for slap matching: ping once their burst has passed (the reply's stamp releases
+   * them), and flush after `maxHoldMs` if no line comes at all. Cleared when nothing waits.
+   */
+  private armSlapTimers(record: StationRecord): void {
+    const timers = this.timers;
+    if (timers === undefined) return;
+    const t = record.slapTimers;
+    if (!record.slaps.holding) {
+      timers.cancel(t.ping);
+      timers.cancel(t.flush);
+      record.slapTimers = {};
+      return;
+    }
+    const { burstUs, maxHoldMs } = this.s.slapMatching;
+    // Device µs run up to 1 % slow against controller µs (the clock model's bound): wait a little longer.
+    t.ping ??= timers.after((burstUs * 1.02) / 1000 + 1, () => {
+      t.ping = undefined;
+      record.pinger?.pingNow();
+      this.armSlapTimers(record);
+    });
+    t.flush ??= timers.after(maxHoldMs, () => {
+      t.flush = undefined;
+      this.matched(record, record.slaps.flush());
+      this.armSlapTimers(record);
+    });
   }
 
   private pong(record: StationRecord, sample: RawSyncSample): void {
@@ -502,6 +596,10 @@ export class SerialStations implements TableHardware {
     const estimate = record.clock.sync.estimate();
     // The bound a stamp taken now would get (the mapping at the newest sample, plus the stamp's own).
     const now = record.clock.event(sample.raw, sample.hostRecvUs);
+    // The reply was queued after every line the station had queued before: tags waiting for slap matching
+    // whose burst it covers can go.
+    this.matched(record, record.slaps.observe(now.epoch, now.deviceUs));
+    this.armSlapTimers(record);
     if (estimate !== undefined && now.synced) {
       // ClockSync's skew is the slope error of device → host (positive: the station's µs are long, it runs
       // slow); health reports the station's rate against the controller's (positive: it runs fast).
@@ -517,6 +615,9 @@ export class SerialStations implements TableHardware {
   }
 
   private goOffline(record: StationRecord, disconnected: boolean): void {
+    // Nothing more will come from this boot's lines: decide the tags waiting for slap matching.
+    this.matched(record, record.slaps.flush());
+    this.armSlapTimers(record);
     record.pinger?.stop();
     record.pinger = undefined;
     record.link = undefined;

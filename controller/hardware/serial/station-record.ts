@@ -6,6 +6,7 @@ import type { FaultDevice, StationKind } from '../../protocol/index.ts';
 import { StationClock, type StationClockConfig } from '../clock/index.ts';
 import type { ErrorCounters, StationHealth, StationId } from '../interface.ts';
 import type { ClockPinger } from './clock-pinger.ts';
+import { SlapMatcher, type SlapMatchTiming } from './slap-matching.ts';
 import type { StationFacts } from './station-facts.ts';
 import type { StationLink } from './station-link.ts';
 
@@ -43,12 +44,17 @@ export class StationRecord {
   clockBoot = 0;
   /** Controller µs of the last health report caused only by a clock update. */
   lastClockReportUs: number | undefined;
+  /** Slaps matched to the tag arrivals that follow them (slap-matching.ts); it follows the clock's epochs. */
+  readonly slaps: SlapMatcher;
+  /** While tag arrivals wait for slap matching: the ping that brings a fresh stamp, and the last-resort flush. */
+  slapTimers: { ping?: symbol; flush?: symbol } = {};
 
-  constructor(facts: StationFacts, port: string, clockConfig: StationClockConfig) {
+  constructor(facts: StationFacts, port: string, clockConfig: StationClockConfig, slapTiming: Partial<SlapMatchTiming> = {}) {
     this.id = facts.station;
     this.facts = facts;
     this.port = port;
     this.clock = new StationClock(clockConfig);
+    this.slaps = new SlapMatcher(slapTiming);
   }
 
   health(): SerialStationHealth {

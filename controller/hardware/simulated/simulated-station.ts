@@ -10,8 +10,15 @@
  *   input, `formatDeviceLine` for output), so a malformed command gets the same `err` a station sends.
  * - `tare`, `calibrate` and `raw` wait for their load-cell samples, and meanwhile no input is read (it
  *   waits in a 64-byte receive buffer; bytes beyond are lost), as on the board.
- * - The RFID reader is polled every 50 ms, the load cell sampled every 100 ms through the firmware's
- *   stability filter, the button debounced for 5 ms and stamped with its first edge.
+ * - The RFID reader, protocol 2 (firmware 0.3.0, fast-poll-reader.ts): a poll every step (`rfidPollUs`) that
+ *   only a tag just entered and powered up (`tagPowerUpUs`) answers, one read per poll, presence checks of
+ *   the known tags in rounds of at least `presenceRoundMs`; `TAG±` carry their window. Protocol 1 (firmware
+ *   0.2.0, tag-presence.ts): an inventory cycle every `inventoryCycleMs`, `TAG±` without a window. The load
+ *   cell is sampled every 100 ms through the firmware's stability filter, the button debounced for 5 ms and
+ *   stamped with its first edge.
+ * - A station with a slap sensor (`slapSensor`, protocol 2) sends `SLAP`, stamped when a card hits the pad (an
+ *   item placed or tapped, or a knock), as the firmware does from its interrupt: one per impact, none for
+ *   another impact within `slapDeadMs` of the last edge (the sensor still rings).
  *
  * Bytes come in through `receive()` (when they reach the station's UART) and go out through the `output`
  * callback (when the station writes them); the wire in between is the table's business.
@@ -25,12 +32,16 @@ import { TimerSet, type Scheduler } from '../serial/timers.ts';
 import { lampLit, type LampMode } from './simulated-lamp.ts';
 import { SimulatedPad } from './simulated-pad.ts';
 import { StationLineReader } from './station-line-reader.ts';
+import { FastPollReader } from './fast-poll-reader.ts';
 import { TagPresence } from './tag-presence.ts';
 import { weightCalibration, weightDecigrams, WeightFilter } from './weight-filter.ts';
 
 /** Firmware timing (firmware/src/station.h, button.h). */
-const RFID_POLL_MS = 50;
 const SCALE_SAMPLE_MS = 100;
+/** Field on before the first poll after boot (ISO 14443-3 guard time). */
+const RFID_FIELD_GUARD_US = 6000;
+/** How often the firmware checks the reader chip's health (and reports `FAULT±` rfid). */
+const RFID_HEALTH_MS = 20;
 const BUTTON_QUIET_MS = 5;
 const SCALE_AVERAGE_SAMPLES = 8;
 const SCALE_FAULT_MS = 1000;
@@ -44,10 +55,32 @@ export interface SimulatedStationConfig {
   /** Station id stored in its EEPROM: what its banner announces. */
   readonly id: string;
   readonly kind: StationKind;
-  /** Firmware version in the banner. Default `0.1.0`. */
+  /** Firmware version in the banner. Default `0.3.0` (protocol 2). */
   readonly firmware: string;
-  /** Protocol version in the banner. Default 1 (another value makes the driver refuse the station). */
+  /**
+   * Protocol version in the banner and on the lines. Default 2; 1 sends `TAG±` without their window and no
+   * `SLAP` (firmware 0.1–0.2); another value makes the driver refuse the station.
+   */
   readonly protocol: number;
+  /**
+   * Protocol 2: the time from one RFID poll to the next, µs (a step: the poll, and a presence check when tags
+   * rest on the reader). Default 3000: firmware 0.3.0's longest measured window with cards resting (3.16 ms
+   * with 7-byte UIDs; 1.1 ms with an empty reader).
+   */
+  readonly rfidPollUs: number;
+  /** Protocol 2: the least time between two rounds of presence checks, ms. Default 10 (`RFID_CHECK_PERIOD_US`). */
+  readonly presenceRoundMs: number;
+  /** Protocol 1: the inventory cycle period, ms. Default 50 (firmware 0.2's `RFID_CYCLE_US`). */
+  readonly inventoryCycleMs: number;
+  /**
+   * How long a tag that entered the field takes before it answers a poll, µs. Default 2500 (within the 5 ms
+   * ISO 14443 allows, which the host assumes).
+   */
+  readonly tagPowerUpUs: number;
+  /** A piezo slap sensor under the pad: `SLAP` when something hits it (protocol 2). Default false. */
+  readonly slapSensor: boolean;
+  /** The slap sensor's dead time: an impact within this many ms of its last edge sends no new `SLAP`. Default 20. */
+  readonly slapDeadMs: number;
   /** The EEPROM boot counter before the first start; the first banner shows this + 1. Default 0. */
   readonly bootCounter: number;
   /** Rate error of the resonator, ppm (a Nano's ceramic resonator: up to ±5000). Default 0. */
@@ -75,8 +108,14 @@ export interface SimulatedStationConfig {
 }
 
 export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'> = {
-  firmware: '0.2.0',
+  firmware: '0.3.0',
   protocol: PROTOCOL_VERSION,
+  rfidPollUs: 3000,
+  presenceRoundMs: 10,
+  inventoryCycleMs: 50,
+  tagPowerUpUs: 2500,
+  slapSensor: false,
+  slapDeadMs: 20,
   bootCounter: 0,
   skewPpm: 0,
   firstBootMicros: 0,
@@ -118,6 +157,8 @@ export interface PlacedItem {
   readonly uid?: string;
   /** Mass in grams. */
   readonly grams: number;
+  /** It hits the pad hard enough for a slap sensor (if the station has one). Default true. */
+  readonly slap?: boolean;
 }
 
 interface PendingScaleCommand {
@@ -154,12 +195,16 @@ export class SimulatedStation {
   private rx: number[] = [];
   private pending: PendingScaleCommand | undefined;
   private tags: TagPresence;
+  /** Protocol 2's reader (undefined while not running, and for protocol 1). */
+  private reader: FastPollReader | undefined;
+  /** Controller µs of the slap sensor's last edge. */
+  private lastSlapUs = -Infinity;
   private readonly filter = new WeightFilter();
   private lastSampleMs = 0;
   private reportedFault = { rfid: false, scale: false };
 
-  // The physical world.
-  private readonly field = new Set<string>();
+  // The physical world: the tags in the field, with the controller time each entered it.
+  private readonly field = new Map<string, number>();
   private readonly pad: SimulatedPad;
   private readonly broken = { rfid: false, scale: false };
 
@@ -256,24 +301,34 @@ export class SimulatedStation {
 
   // ----------------------------------------------------------------------------- physical world
 
-  /** Puts an item on the pad: its tag enters the reader's field now, its mass settles over `settleMs`. */
+  /**
+   * Puts an item on the pad: it hits the pad now (`SLAP` on a station with a slap sensor, unless `slap` is
+   * false), its tag enters the reader's field now, its mass settles over `settleMs`.
+   */
   placeItem(item: PlacedItem): void {
-    if (item.uid !== undefined) this.field.add(item.uid);
+    if (item.slap !== false) this.slapEdge();
+    if (item.uid !== undefined) this.enterField(item.uid);
     this.pad.place(item.uid, item.grams, this.deps.clock.nowUs());
   }
 
   /** Lifts an item: its tag leaves the field (reported after two missed polls), its mass leaves the pad. */
   liftItem(uid: string): void {
-    this.field.delete(uid);
+    this.leaveField(uid);
     this.pad.lift(uid, this.deps.clock.nowUs());
   }
 
-  /** Holds a tag over the reader for `dwellMs` (a card tapped; no mass on the pad). */
-  tapCard(uid: string, dwellMs: number): void {
-    this.field.add(uid);
+  /** Taps a card on the pad for `dwellMs` (no mass stays): it hits the pad (`SLAP` unless `slap` is false). */
+  tapCard(uid: string, dwellMs: number, slap = true): void {
+    if (slap) this.slapEdge();
+    this.enterField(uid);
     this.world.after(dwellMs, () => {
-      this.field.delete(uid);
+      this.leaveField(uid);
     });
+  }
+
+  /** Something hits the pad without a tag (a knock on the table): `SLAP` on a station with a slap sensor. */
+  knock(): void {
+    this.slapEdge();
   }
 
   /**
@@ -326,7 +381,9 @@ export class SimulatedStation {
     this.lineReader.reset();
     this.rx = [];
     this.pending = undefined;
-    this.tags = new TagPresence(this.config.kind === 'pile' ? 32 : 16);
+    this.tags = new TagPresence(this.config.kind === 'pile' ? 32 : 16, this.bootMicros);
+    this.reader = undefined;
+    this.lastSlapUs = -Infinity;
     this.filter.reset();
     this.lamp = { mode: 'off' };
     this.streaming = false;
@@ -337,9 +394,12 @@ export class SimulatedStation {
       station: this.storedId, boot: this.bootCount,
     });
     if (this.broken.rfid) this.reportFault('rfid', true);
-    this.every(RFID_POLL_MS, () => {
-      this.pollRfid();
-    });
+    if (this.config.protocol >= 2) this.startReader();
+    else {
+      this.every(this.config.inventoryCycleMs, () => {
+        this.pollRfid();
+      });
+    }
     if (this.config.kind === 'seat') {
       this.every(SCALE_SAMPLE_MS, () => {
         this.sampleScale();
@@ -376,10 +436,64 @@ export class SimulatedStation {
       return; // presence unknown: keep the last state rather than invent a TAG-
     }
     if (this.reportedFault.rfid) this.reportFault('rfid', false);
-    // Firmware 0.2.0 inventories every tag in the field each cycle (anticollision, one tag per step).
-    for (const change of this.tags.update([...this.field], tUs)) {
+    // Firmware 0.2.0 inventories every tag in the field each cycle (anticollision, one tag per step); a tag
+    // still powering up does not answer yet. Protocol 1: no window on the lines.
+    const nowUs = this.deps.clock.nowUs();
+    const answering = [...this.field].filter(([, enteredUs]) => nowUs - enteredUs >= this.config.tagPowerUpUs)
+      .map(([uid]) => uid);
+    for (const change of this.tags.update(answering, tUs)) {
       this.event({ t: change.tUs, event: change.arrived ? 'TAG+' : 'TAG-', uid: change.uid });
     }
+  }
+
+  /** Protocol 2: the fast-polling reader, and its health check every 20 ms (FAULT± rfid, as the firmware). */
+  private startReader(): void {
+    const bootUs = this.bootHostUs;
+    this.reader = new FastPollReader({
+      pollUs: this.config.rfidPollUs, presenceRoundMs: this.config.presenceRoundMs, powerUpUs: this.config.tagPowerUpUs,
+      guardUs: RFID_FIELD_GUARD_US, capacity: this.config.kind === 'pile' ? 32 : 16,
+    }, {
+      nowUs: () => this.deps.clock.nowUs(),
+      microsAt: (hostUs) => this.microsAt(hostUs),
+      after: (ms, fn) => {
+        this.firmware.after(ms, fn);
+      },
+      inField: (uid) => this.field.has(uid),
+      faulted: () => this.broken.rfid,
+      report: (change) => {
+        this.event({ t: change.tUs, event: change.arrived ? 'TAG+' : 'TAG-', uid: change.uid, windowUs: change.windowUs });
+      },
+    }, bootUs);
+    for (const [uid, enteredUs] of this.field) this.reader.entered(uid, Math.max(enteredUs, bootUs));
+    this.every(RFID_HEALTH_MS, () => {
+      if (this.broken.rfid !== this.reportedFault.rfid) {
+        this.reportFault('rfid', this.broken.rfid);
+        // Answering again: what changed meanwhile is found anew.
+        if (!this.broken.rfid) this.reader?.resync([...this.field.keys()], this.deps.clock.nowUs());
+      }
+    });
+  }
+
+  private enterField(uid: string): void {
+    // A tag already in the field stays powered: it keeps its entry time.
+    if (this.field.has(uid)) return;
+    const now = this.deps.clock.nowUs();
+    this.field.set(uid, now);
+    if (this.power === 'running') this.reader?.entered(uid, now);
+  }
+
+  private leaveField(uid: string): void {
+    if (!this.field.delete(uid)) return;
+    if (this.power === 'running') this.reader?.left(uid, this.deps.clock.nowUs());
+  }
+
+  /** The slap sensor's edge, stamped in its interrupt (sent at once: the firmware's next loop pass). */
+  private slapEdge(): void {
+    if (!this.config.slapSensor || this.config.protocol < 2 || this.power !== 'running') return;
+    const now = this.deps.clock.nowUs();
+    const ringing = now - this.lastSlapUs < this.config.slapDeadMs * 1000;
+    this.lastSlapUs = now;
+    if (!ringing) this.event({ t: this.micros(), event: 'SLAP' });
   }
 
   private sampleScale(): void {

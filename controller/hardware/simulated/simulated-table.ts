@@ -174,7 +174,10 @@ export class SimulatedTable {
 
   // --------------------------------------------------------------------------- the physical world
 
-  /** Puts an item on a seat's pad: `TAG+` at the next poll, then `W <grams> S` once the mass has settled. */
+  /**
+   * Puts an item on a pad: `SLAP` at once on a station with a slap sensor, `TAG+` at the first poll after the
+   * tag's power-up, then `W <grams> S` once the mass has settled.
+   */
   placeItem(station: string, item: PlacedItem): void {
     this.entry(station).station.placeItem(item);
   }
@@ -184,9 +187,17 @@ export class SimulatedTable {
     this.entry(station).station.liftItem(uid);
   }
 
-  /** Holds a card over the reader for `dwellMs` (default 300): `TAG+`, then `TAG-`. */
-  tapCard(station: string, uid: string, dwellMs = 300): void {
-    this.entry(station).station.tapCard(uid, dwellMs);
+  /**
+   * Taps a card on the pad for `dwellMs` (default 300): `SLAP` (with a slap sensor, unless `slap` is false),
+   * `TAG+`, then `TAG-`.
+   */
+  tapCard(station: string, uid: string, dwellMs = 300, options: { readonly slap?: boolean } = {}): void {
+    this.entry(station).station.tapCard(uid, dwellMs, options.slap ?? true);
+  }
+
+  /** Knocks on a pad (no tag): `SLAP` on a station with a slap sensor, which no `TAG+` follows. */
+  knock(station: string): void {
+    this.entry(station).station.knock();
   }
 
   /** Presses a seat's ZAP button: `BTN+` stamped at the press, `BTN-` at the release. */

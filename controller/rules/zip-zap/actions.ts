@@ -1,14 +1,21 @@
 /**
  * The Zip-Zap action vocabulary and its shape check. `parseAction` checks only the JSON shape; whether an
- * action is legal now is `apply`'s business. Every action may carry `at` (controller ms).
+ * action is legal now is `apply`'s business. Every action may carry `at` (controller ms); a card play may
+ * also carry its landing interval (`atEarliest` ≤ `at` ≤ `atLatest`) and what dated it (`timedBy`).
  */
+import type { LandingInterval } from './state.ts';
 
 /** A card lands on the pile: a number card (or the player's ZAP id, treated like `zap`). */
-export interface PlayAction { readonly type: 'play'; readonly player: string; readonly card: string; readonly at?: number }
+export interface PlayAction extends LandingInterval { readonly type: 'play'; readonly player: string; readonly card: string }
 /** The player's ZAP (the buzzer, ZIP-41/42). */
-export interface ZapAction { readonly type: 'zap'; readonly player: string; readonly at?: number }
+export interface ZapAction extends LandingInterval { readonly type: 'zap'; readonly player: string }
 /** One item of a `plays` batch: a number card, or a ZAP. `at` is required so the batch can be ordered. */
-export interface BatchPlay { readonly player: string; readonly card?: string; readonly zap?: boolean; readonly at: number }
+export interface BatchPlay extends LandingInterval {
+  readonly player: string;
+  readonly card?: string;
+  readonly zap?: boolean;
+  readonly at: number;
+}
 /** Near-simultaneous plays, applied in timestamp order (ZIP-45); refused items become `PLAY_REJECTED` events. */
 export interface PlaysAction { readonly type: 'plays'; readonly plays: readonly BatchPlay[]; readonly at?: number }
 /** ORACLE: start the stuck pause the engine detected (sent by the runtime after `stuckAnnounceDelayMs`). */
@@ -57,9 +64,13 @@ function cardList(v: unknown): v is string[] {
   return Array.isArray(v) && v.every(str);
 }
 
+/** The landing interval's fields, on every card play. */
+const INTERVAL_FIELDS = ['atEarliest', 'atLatest', 'timedBy'] as const;
+const TIMED_BY: readonly string[] = ['slap', 'tag', 'button'];
+
 const FIELDS: Readonly<Record<ZipZapAction['type'], readonly string[]>> = {
-  play: ['player', 'card'],
-  zap: ['player'],
+  play: ['player', 'card', ...INTERVAL_FIELDS],
+  zap: ['player', ...INTERVAL_FIELDS],
   plays: ['plays'],
   'announce-stuck': [],
   'declare-stuck': ['player'],
@@ -71,11 +82,28 @@ const FIELDS: Readonly<Record<ZipZapAction['type'], readonly string[]>> = {
   'score-hand': ['player', 'cards'],
 };
 
+/** The landing interval of a play: both bounds or neither, around `at`; `timedBy` one of the known sources. */
+function intervalError(v: Obj, where: string): string | null {
+  const { at, atEarliest, atLatest, timedBy } = v;
+  if ((atEarliest === undefined) !== (atLatest === undefined)) return `${where}atEarliest, atLatest: give both or neither`;
+  if (atEarliest !== undefined) {
+    if (!isTime(atEarliest) || !isTime(atLatest)) return `${where}atEarliest, atLatest: must be times in ms`;
+    if (!isTime(at)) return `${where}at: required with a landing interval`;
+    if (!(atEarliest <= at && at <= atLatest)) return `${where}at: must lie in [atEarliest, atLatest]`;
+  }
+  if (timedBy !== undefined && !(typeof timedBy === 'string' && TIMED_BY.includes(timedBy))) {
+    return `${where}timedBy: one of ${TIMED_BY.join(', ')}`;
+  }
+  return null;
+}
+
 function batchItemError(item: unknown, i: number): string | null {
   if (!isObj(item)) return `plays.${i}: must be an object`;
-  for (const k of Object.keys(item)) if (!['player', 'card', 'zap', 'at'].includes(k)) return `plays.${i}.${k}: unknown field`;
+  for (const k of Object.keys(item)) if (!['player', 'card', 'zap', 'at', ...INTERVAL_FIELDS].includes(k)) return `plays.${i}.${k}: unknown field`;
   if (!str(item.player)) return `plays.${i}.player: required, a player id`;
   if (!isTime(item.at)) return `plays.${i}.at: required, a time in ms`;
+  const interval = intervalError(item, `plays.${i}.`);
+  if (interval !== null) return interval;
   const hasCard = item.card !== undefined;
   if (hasCard && !str(item.card)) return `plays.${i}.card: must be a card id`;
   if (item.zap !== undefined && item.zap !== true) return `plays.${i}.zap: must be true when given`;
@@ -86,9 +114,9 @@ function batchItemError(item: unknown, i: number): string | null {
 function fieldError(type: ZipZapAction['type'], v: Obj): string | null {
   switch (type) {
     case 'play':
-      return str(v.player) && str(v.card) ? null : 'play needs player and card';
+      return str(v.player) && str(v.card) ? intervalError(v, '') : 'play needs player and card';
     case 'zap':
-      return str(v.player) ? null : 'zap needs player';
+      return str(v.player) ? intervalError(v, '') : 'zap needs player';
     case 'plays': {
       if (!Array.isArray(v.plays) || v.plays.length === 0) return 'plays needs a non-empty list of plays';
       for (let i = 0; i < v.plays.length; i++) {

@@ -5,7 +5,18 @@
  * back to a hand are removed.
  */
 import { ZIP_REJECTIONS } from './rejections.ts';
-import type { PauseCause, PlayKind } from './state.ts';
+import type { PauseCause, PlayKind, TimedBy } from './state.ts';
+
+/** A contender of a tie as events and views show it. */
+export interface TieContender {
+  readonly player: string;
+  /** Best estimate of the landing (controller ms). */
+  readonly at?: number;
+  /** The landing interval (controller ms), when the sensors gave one. */
+  readonly atEarliest?: number;
+  readonly atLatest?: number;
+  readonly timedBy?: TimedBy;
+}
 
 /** Every Zip-Zap event. */
 export type ZipZapEvent =
@@ -38,8 +49,19 @@ export type ZipZapEvent =
   | { readonly type: 'STUCK_WARNING'; readonly couldPlay: readonly string[] }
   /** A play inside a batch was refused; the card went back to the hand (ZIP-45/46). Card stripped publicly. */
   | { readonly type: 'PLAY_REJECTED'; readonly player: string; readonly card: string | null; readonly code: string; readonly message: string; readonly at?: number }
-  /** Plays on the same top within `tieWindowMs`: the earlier one was taken back until a human decides. */
-  | { readonly type: 'TIE_PENDING'; readonly contenders: readonly { readonly player: string; readonly card: string | null; readonly at?: number }[] }
+  /**
+   * Plays by different players on the same top whose landing intervals overlap (or lie within `tieWindowMs`):
+   * the earlier one was taken back until a human decides. With the figures a referee needs (ties.ts): each
+   * contender's best estimate, interval and what dated it; how far apart the estimates are, and how far apart
+   * they would have to be for an order. The card ids are stripped publicly.
+   */
+  | {
+    readonly type: 'TIE_PENDING';
+    readonly contenders: readonly (TieContender & { readonly card: string | null })[];
+    readonly separationMs: number;
+    readonly combinedUncertaintyMs: number;
+    readonly tieWindowMs: number;
+  }
   /** A play that arrived while a tie was pending; applied after `resolve-tie`. */
   | { readonly type: 'PLAY_QUEUED'; readonly player: string; readonly at?: number }
   /** A human said whose play landed first. */

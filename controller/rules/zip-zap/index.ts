@@ -14,7 +14,9 @@ export type {
 export { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 export type { ZipZapConfig, StuckDetection, ReserveExhausted, ScoringMode, TiePolicy, Dealing } from './config.ts';
 export type {
-  ZipZapState, Mode, PauseCause, PlayKind, PlayRecord, PlaySpec, RejectedPlay, TiePending, UndoPoint,
+  ZipZapState, Mode, PauseCause, PlayKind, PlayRecord, PlaySpec, RejectedPlay, TiePending, UndoPoint, LandingInterval, TimedBy,
 } from './state.ts';
+export type { TieContender } from './events.ts';
+export { tieFigures, type TieFigures } from './ties.ts';
 export type { ZipZapView, ZipZapPublicView, ZipZapPlayerView, ZipZapOmniscientView, PublicPlayer } from './view.ts';
 export { ALL_CARD_IDS, cardInfo, follows, type CardInfo, type Suit, type SolidSuit } from './cards.ts';

@@ -10,7 +10,7 @@ import type { ZipZapEvent } from './events.ts';
 import { identityRejection, isRejection, land, validatePlay } from './landing.ts';
 import { refuse, type ZipRejection } from './rejections.ts';
 import type { PlaySpec, UndoPoint, ZipZapState, ZipOutcome } from './state.ts';
-import { enterTie, joinTie, resolvedOrder, tiesWithLastPlay } from './ties.ts';
+import { enterTie, joinTie, mayBeContested, resolvedOrder, tiesWithLastPlay, timesOverlap } from './ties.ts';
 
 /** How many refused batch plays the state remembers for the dashboard (per round). */
 const REJECTED_KEPT = 20;
@@ -24,8 +24,7 @@ function playOne(state: ZipZapState, spec: PlaySpec, detectTies: boolean): Step 
   const landing = validatePlay(state, spec);
   if (isRejection(landing)) return landing;
   const s = land(state, spec, landing, events);
-  const contended = state.mode.kind === 'RACE' || state.mode.kind === 'OPEN_START';
-  const undo: UndoPoint | null = state.config.tieWindowMs > 0 && spec.at !== undefined && contended
+  const undo: UndoPoint | null = mayBeContested(state, spec)
     ? { before: state.undo === null ? state : { ...state, undo: null }, play: spec }
     : null;
   return { state: s.undo === undo ? s : { ...s, undo }, events };
@@ -39,21 +38,44 @@ function recordRejection(state: ZipZapState, spec: PlaySpec, why: ZipRejection, 
   return { ...state, rejected: rejected.length > REJECTED_KEPT ? rejected.slice(-REJECTED_KEPT) : rejected };
 }
 
-/** Applies plays in the given order; refused ones become PLAY_REJECTED events (ZIP-45/46). */
+/**
+ * Applies plays in the given order; refused ones become PLAY_REJECTED events (ZIP-45/46).
+ *
+ * The order is the order of the best estimates, but where two plays' landing intervals overlap the sensors
+ * cannot say which came first. A play refused at its turn that overlaps a later play of the batch therefore
+ * waits and is tried again after each of those: the ZAP call of a player whose card's read came later, or a
+ * card that follows only the other player's card, is a sequence (ZIP-Q-7), accepted in the one order that
+ * makes it legal. It is refused only if it fits after none of them. (Two plays that both fit the same top are
+ * not reordered: that is a tie, ties.ts.)
+ */
 function runSequence(state: ZipZapState, specs: readonly PlaySpec[], detectTies: boolean, events: ZipZapEvent[]): ZipZapState {
   let s = state;
-  for (const spec of specs) {
+  const waiting: { readonly spec: PlaySpec; readonly until: number }[] = [];
+  /** Tries a play: applied, joined to a tie, or — when `final` — recorded as refused. Returns whether it took. */
+  const attempt = (spec: PlaySpec, final: boolean): boolean => {
     if (s.tie !== null) {
       const joined = joinTie(s, spec, events);
       s = 'code' in joined ? recordRejection(s, spec, joined, events) : joined;
-      continue;
+      return true;
     }
     const step = playOne(s, spec, detectTies);
     if ('code' in step) {
-      s = recordRejection(s, spec, step, events);
-    } else {
-      s = step.state;
-      for (const e of step.events) events.push(e);
+      if (final) s = recordRejection(s, spec, step, events);
+      return final;
+    }
+    s = step.state;
+    for (const e of step.events) events.push(e);
+    return true;
+  };
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i] as PlaySpec;
+    let until = -1;
+    for (let j = i + 1; j < specs.length; j++) if (timesOverlap(s, spec, specs[j] as PlaySpec)) until = j;
+    if (!attempt(spec, until < 0)) waiting.push({ spec, until });
+    // Plays waiting for this one are tried again; after the last play they overlap, for good.
+    for (const w of [...waiting]) {
+      if (w.spec === spec) continue;
+      if (attempt(w.spec, i >= w.until)) waiting.splice(waiting.indexOf(w), 1);
     }
   }
   return s;
@@ -71,14 +93,14 @@ function single(state: ZipZapState, spec: PlaySpec): ZipOutcome {
 
 /** `play`: one card, checked against the current top. A ZAP card id is treated as `zap`. */
 export function playAction(state: ZipZapState, action: PlayAction): ZipOutcome {
-  const { player, card, at } = action;
-  return single(state, at === undefined ? { player, card } : { player, card, at });
+  const { type: _type, ...spec } = action;
+  return single(state, spec);
 }
 
 /** `zap`: the player's ZAP (ZIP-41). */
 export function zapAction(state: ZipZapState, action: ZapAction): ZipOutcome {
-  const { player, at } = action;
-  return single(state, at === undefined ? { player, zap: true } : { player, zap: true, at });
+  const { type: _type, ...spec } = action;
+  return single(state, { ...spec, zap: true });
 }
 
 /**

@@ -65,12 +65,26 @@ export interface PlayRecord {
   readonly at?: number;
 }
 
+/** What dated a play's landing: the pad's slap sensor (µs), the reader's poll window (ms), the ZAP button. */
+export type TimedBy = 'slap' | 'tag' | 'button';
+
+/**
+ * When a card landed, as the sensors know it (Part C.3): it landed in `[atEarliest, atLatest]` (controller
+ * ms), `at` being the best single estimate inside. Without the two bounds the play is taken as landing
+ * exactly at `at` (a scenario, a referee's entry).
+ */
+export interface LandingInterval {
+  readonly at?: number;
+  readonly atEarliest?: number;
+  readonly atLatest?: number;
+  readonly timedBy?: TimedBy;
+}
+
 /** A card landing on the pile: a number card, or a ZAP (`zap: true` or the ZAP's card id). */
-export interface PlaySpec {
+export interface PlaySpec extends LandingInterval {
   readonly player: string;
   readonly card?: string;
   readonly zap?: boolean;
-  readonly at?: number;
 }
 
 /** A play refused inside a batch (`plays`, `resolve-tie`): the card went back to the hand (ZIP-45/46). */
@@ -83,7 +97,10 @@ export interface RejectedPlay {
   readonly at?: number;
 }
 
-/** Plays on the same top within `tieWindowMs`: a human says which landed first (`resolve-tie`). */
+/**
+ * Plays by different players on the same top card whose landing intervals overlap (or lie within
+ * `tieWindowMs` of each other): the sensors cannot tell which landed first, so a human says (`resolve-tie`).
+ */
 export interface TiePending {
   /** Plays that each followed the same top card, in timestamp order. */
   readonly contenders: readonly PlaySpec[];
@@ -91,7 +108,7 @@ export interface TiePending {
   readonly queued: readonly PlaySpec[];
 }
 
-/** The state just before the last applied play, kept only while `tieWindowMs` > 0 so a tie can undo it. */
+/** The state just before the last applied play that others could contend with, so that a tie can take it back. */
 export interface UndoPoint {
   readonly before: ZipZapState;
   readonly play: PlaySpec;

@@ -9,7 +9,9 @@ import type { SolidSuit, Suit } from './cards.ts';
 import type { ZipZapConfig } from './config.ts';
 import { ZIP_REJECTIONS } from './rejections.ts';
 import { resultOf } from './scoring.ts';
+import type { TieContender } from './events.ts';
 import type { Mode, PlayRecord, RejectedPlay, TiePending, ZipZapState } from './state.ts';
+import { contenderFigures, tieFigures, type TieFigures } from './ties.ts';
 
 /** How many cards under the top the public view shows. */
 const RECENT = 6;
@@ -42,11 +44,14 @@ export interface ZipZapPublicView {
   readonly reserveCount: number;
   /** Refused batch plays this round, without their cards (the card is back in the hand). */
   readonly rejected: readonly Omit<RejectedPlay, 'card'>[];
-  /** A pending tie: who contends and when, without cards; how many plays wait behind it. */
-  readonly tie: {
-    readonly contenders: readonly { readonly player: string; readonly at?: number }[];
+  /**
+   * A pending tie: who contends, when and how precisely each landing is known (without cards), the figures
+   * (ties.ts `TieFigures`), and how many plays wait behind it.
+   */
+  readonly tie: (TieFigures & {
+    readonly contenders: readonly TieContender[];
     readonly queued: number;
-  } | null;
+  }) | null;
   readonly roundWinners: readonly string[];
   readonly totals: Readonly<Record<string, number>>;
   readonly misdeals: number;
@@ -120,7 +125,8 @@ function publicView(state: ZipZapState): ZipZapPublicView {
       ...rest, message: publicReason(rest.code),
     })),
     tie: tie === null ? null : {
-      contenders: tie.contenders.map((c) => (c.at === undefined ? { player: c.player } : { player: c.player, at: c.at })),
+      contenders: tie.contenders.map(contenderFigures),
+      ...tieFigures(state, tie.contenders),
       queued: tie.queued.length,
     },
     roundWinners: state.roundWinners,

@@ -122,6 +122,7 @@ export class BuzzerRuntime {
     const time: PressTime = {
       source: t.source, epoch: t.epoch, deviceUs: t.deviceUs, hostUs: t.hostUs,
       uncertaintyUs: Number.isFinite(t.uncertaintyUs) ? t.uncertaintyUs : UNSYNCED_UNCERTAINTY_US,
+      beforeUs: t.beforeUs, afterUs: t.afterUs,
       ...(t.rawUs === undefined ? {} : { rawUs: t.rawUs }),
     };
     this.apply({ type: 'press', at: this.now(), contestant, station: event.station, time, sensorSeq });

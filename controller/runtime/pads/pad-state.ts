@@ -23,7 +23,7 @@ export function emptyPad(station: StationId): PadState {
   return { station, tags: [], grams: null, settledSinceChange: false };
 }
 
-/** Folds one sensor event into the pads. Button events leave pads unchanged. */
+/** Folds one sensor event into the pads. Button and slap events leave pads unchanged. */
 export function updatePads(pads: Pads, event: SensorEvent): Pads {
   const pad = pads[event.station] ?? emptyPad(event.station);
   let next: PadState;
@@ -41,6 +41,7 @@ export function updatePads(pads: Pads, event: SensorEvent): Pads {
       break;
     case 'button-pressed':
     case 'button-released':
+    case 'slap':
       return pads;
   }
   return { ...pads, [event.station]: next };

@@ -3,16 +3,19 @@
  * - a card read on a seat pad is a play by that seat (a ZAP card tapped is that player's ZAP); a card read at
  *   the pile station is a play by its owner, known from the registered hands, or the start flip;
  * - the seat's ZAP button is the ZAP call (ZIP-42: the buzzer);
- * - plays are not applied one by one as they arrive: they are queued with their mapped device time and the
- *   runtime applies them as one `plays` batch in time order (ZIP-45: "only the first card down counts");
+ * - plays are not applied one by one as they arrive: they are queued with their landing interval (the tag's
+ *   poll window, or its matched slap; the button's stamp; landing-interval.ts) and the runtime applies them as
+ *   one `plays` batch: the engine orders them by time, and sends plays whose intervals overlap to the referee
+ *   (ZIP-45: "only the first card down counts"; Part C.3);
  * - hand registration (TABLE dealing) and end-of-round scoring collect the cards laid on a pad; the seat's
  *   button (or the expected card count) completes them.
  */
-import type { EventTime, SensorEvent, StationId } from '../../hardware/interface.ts';
-import type { PlaySpec, ZipZapState } from '../../rules/zip-zap/index.ts';
+import type { SensorEvent, StationId } from '../../hardware/interface.ts';
+import type { LandingInterval, PlaySpec, ZipZapState } from '../../rules/zip-zap/index.ts';
 import { action, type Intent } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
 import { lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
+import { landingOf } from './landing-interval.ts';
 
 export interface ZipTableContext {
   readonly seatOfStation: Readonly<Record<StationId, string>>;
@@ -21,13 +24,12 @@ export interface ZipTableContext {
   readonly registry: TagRegistry;
 }
 
-/** A play waiting for the arbitration window, with its mapped time. */
+/** A play waiting for the arbitration window, with its landing interval. */
 export type ZipInput = Intent | {
   readonly kind: 'queue-play';
-  readonly play: PlaySpec & { readonly at: number };
-  /** The sensor event's station and time, so near-simultaneous plays can be arbitrated (ties reported). */
+  readonly play: PlaySpec & Required<LandingInterval>;
+  /** The sensor event's station. */
   readonly station: StationId;
-  readonly time: EventTime;
 };
 
 /** Zip-Zap card ids on a pad. */
@@ -58,7 +60,7 @@ export function cardEventIntents(state: ZipZapState, padsAfter: Pads, event: Sen
   const player = ctx.seatOfStation[event.station];
   if (event.kind === 'button-pressed') {
     if (player === undefined) return [];
-    return buttonIntents(state, padsAfter, event.station, player, event.time, ctx);
+    return buttonIntents(state, padsAfter, event, player, ctx);
   }
   if (event.kind !== 'tag-arrived') return [];
   const item = lookupTag(ctx.registry, event.uid);
@@ -73,7 +75,7 @@ export function cardEventIntents(state: ZipZapState, padsAfter: Pads, event: Sen
     if (owner === undefined) {
       return [{ kind: 'notice', code: 'OWNER_UNKNOWN', message: `${card} landed on the pile but nobody's registered hand holds it: play it on your own pad`, station: event.station }];
     }
-    return [{ kind: 'queue-play', play: { player: owner, card, at }, station: event.station, time: event.time }];
+    return [{ kind: 'queue-play', play: { player: owner, card, ...landingOf(event) }, station: event.station }];
   }
   if (player === undefined) return [{ kind: 'notice', code: 'NOT_A_SEAT', message: `${event.station} is not a seat of this table`, station: event.station }];
 
@@ -88,14 +90,15 @@ export function cardEventIntents(state: ZipZapState, padsAfter: Pads, event: Sen
   }
   if (mode === 'START') return [action({ type: 'flip', card, at })];
   if (mode === 'GAME_OVER') return [];
-  return [{ kind: 'queue-play', play: { player, card, at }, station: event.station, time: event.time }];
+  return [{ kind: 'queue-play', play: { player, card, ...landingOf(event) }, station: event.station }];
 }
 
 /** The seat button: ZAP in play; "this is my whole hand" while registering or scoring. */
 function buttonIntents(
-  state: ZipZapState, pads: Pads, station: StationId, player: string, time: EventTime, ctx: ZipTableContext,
+  state: ZipZapState, pads: Pads, event: SensorEvent, player: string, ctx: ZipTableContext,
 ): ZipInput[] {
-  const at = time.hostUs / 1000;
+  const station = event.station;
+  const at = event.time.hostUs / 1000;
   switch (state.mode.kind) {
     case 'DEALING':
       return [action({ type: 'register-hand', player, cards: cardsOnPad(pads, station, ctx.registry), at })];
@@ -104,7 +107,7 @@ function buttonIntents(
       return [action({ type: 'next-round', at })];
     case 'RACE':
     case 'PAUSED':
-      return [{ kind: 'queue-play', play: { player, zap: true, at }, station, time }];
+      return [{ kind: 'queue-play', play: { player, zap: true, ...landingOf(event) }, station }];
     case 'START':
     case 'OPEN_START':
     case 'GAME_OVER':

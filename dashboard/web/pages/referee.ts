@@ -8,6 +8,7 @@ import { COLOUR_NAME, pieceLabel } from '../board-svg.ts';
 import { field, resultLine, tokenForm } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { PageContext } from '../page.ts';
+import { tieSentence } from '../tie-text.ts';
 import type { MoveOption, ZappView, ZipZapPublicView } from '../types.ts';
 import { ZappBoardPanel, zappHeader, zappMoves, zappSeats } from './zapp-zerapp.ts';
 
@@ -192,8 +193,13 @@ export class RefereePage {
         h('button', { type: 'button', disabled: m.kind !== 'START', onclick: () => void this.send('flip', 'action', { action: { type: 'flip' } }) }, 'Flip start card'),
         h('button', { type: 'button', 'data-testid': 'declare-stuck', disabled: m.kind !== 'RACE', onclick: () => void this.send('nobody can play', 'declare-stuck', {}) }, 'Nobody can play'),
         h('button', { type: 'button', 'data-testid': 'next-round', disabled: m.kind !== 'ROUND_OVER', onclick: () => void this.send('next round', 'next-round', {}) }, 'Next round')),
-      view.tie === null ? null : h('div', { class: 'row' }, h('span', {}, 'First to land: '),
-        view.tie.contenders.map((c) => h('button', { type: 'button', onclick: () => void this.send(`tie: ${c.player}`, 'action', { action: { type: 'resolve-tie', first: c.player } }) }, c.player))))];
+      view.tie === null ? null : h('div', { class: 'tie-ruling', 'data-testid': 'tie-ruling' },
+        h('p', { 'data-testid': 'tie-figures' }, tieSentence(view.tie)),
+        h('div', { class: 'row' }, h('span', {}, 'First to land: '),
+          view.tie.contenders.map((c) => h('button', {
+            type: 'button', 'data-testid': `resolve-${c.player}`,
+            onclick: () => void this.send(`tie: ${c.player}`, 'action', { action: { type: 'resolve-tie', first: c.player } }),
+          }, c.player)))))];
   }
 
   update(): void {

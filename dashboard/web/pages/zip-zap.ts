@@ -6,6 +6,7 @@
 import { clock, h, replace } from '../dom.ts';
 import { eventList } from '../common.ts';
 import type { PageContext } from '../page.ts';
+import { tieSentence } from '../tie-text.ts';
 import type { ZipZapPublicView } from '../types.ts';
 
 const SUIT: Readonly<Record<string, string>> = { R: 'red', B: 'blue', Y: 'yellow', G: 'green', W: 'wild' };
@@ -64,7 +65,7 @@ function modeBanner(view: ZipZapPublicView): HTMLElement {
       break;
   }
   return h('div', { class: `mode-banner ${cls}`, role: 'status', 'data-testid': 'mode-banner', 'data-mode': m.kind }, text,
-    view.tie === null ? null : h('div', { class: 'tie' }, `Tie between ${view.tie.contenders.map((c) => c.player).join(' and ')}: the referee decides who was first`));
+    view.tie === null ? null : h('div', { class: 'tie', 'data-testid': 'tie' }, `Tie — ${tieSentence(view.tie)} The referee decides.`));
 }
 
 function scoreTable(view: ZipZapPublicView): HTMLElement {

@@ -6,6 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../../../controller/hardware/serial/backoff.ts';
 import type { PortStatus } from '../../../controller/hardware/serial/port-supervisor.ts';
+import { landingTime, type SensorEvent } from '../../../controller/hardware/interface.ts';
+import { DEFAULT_SENSOR_TIMING } from '../../../controller/hardware/serial/event-interval.ts';
 import { formatDeviceLine, frame } from '../../../controller/protocol/index.ts';
 import { eventsOf, rig, type Rig } from './harness.ts';
 
@@ -136,7 +138,7 @@ describe('identification by banner id, not port', () => {
   });
 
   it('refuses a station speaking another protocol version', async () => {
-    const r = setUp({ stations: [{ id: 'future', protocol: 2 }] });
+    const r = setUp({ stations: [{ id: 'future', protocol: 3 }] });
     await r.hardware.start();
     await r.until(() => r.hardware.ports()[0]?.state === 'refused', 3000);
     expect(r.hardware.ports()[0]).toMatchObject({ station: 'future', refusal: 'protocol-version' });
@@ -276,6 +278,88 @@ describe('sequence numbers, restarts and time', () => {
     expect(time?.rawUs).toBeLessThan(10_000_000);
     expect(time?.deviceUs).toBeGreaterThan(2 ** 32);
     expect(r.health('seat-1').clock?.driftPpm).toBeCloseTo(3000, -2);
+  });
+});
+
+describe('sensor intervals', () => {
+  it('gives every event the interval its sensor allows, from the configured allowances (protocol 2 and 1 tag lines)', async () => {
+    const sensorTiming = { isrLatencyUs: 70, tagPowerUpUs: 3000, legacyTagCycleUs: 140_000, weightWindowUs: 550_000 };
+    const r = setUp({ seats: 1, driver: { sensorTiming } });
+    await r.startAll();
+    await r.until(() => eventsOf(r.events, 'weight-settled').length === 1);
+    expect(eventsOf(r.events, 'weight-settled')[0]?.time).toMatchObject({ beforeUs: 550_000, afterUs: 0 });
+    let seq = lastSeq(r, 'seat-1');
+    const send = (payload: string): void => {
+      r.table.injectGarbage('seat-1', `${frame(`E ${++seq} ${r.table.micros('seat-1')} ${payload}`)}\n`);
+    };
+    const before = r.events.length;
+    send('TAG+ 04A1B2C3 12480'); // protocol 2: the window since the last poll that found no new tag
+    send('TAG- 04A1B2C3 20000');
+    send('TAG+ 04A1B2C4'); // protocol 1: no window, the longest inventory cycle is assumed
+    send('TAG- 04A1B2C4');
+    send('BTN+');
+    await r.until(() => r.events.length === before + 5, 200);
+    expect(r.events.slice(before).map((e) => [e.kind, e.time.beforeUs, e.time.afterUs])).toEqual([
+      ['tag-arrived', 12_480 + 3000, 0],
+      ['tag-left', 20_000, 0],
+      ['tag-arrived', 140_000 + 3000, 0],
+      ['tag-left', 2 * 140_000, 0],
+      ['button-pressed', 70, 0],
+    ]);
+  });
+});
+
+describe('slap matching in the driver', () => {
+  it('delivers a slap, holds the TAG+ that follows until a ping reply covers its burst, then dates it by the slap', async () => {
+    // Regular pings once a second: the prompt release comes from the ping the driver sends for it.
+    const r = setUp({ seats: 1, driver: { ping: { intervalMs: 1000 } } });
+    await r.startAll();
+    await r.until(() => eventsOf(r.events, 'weight-settled').length === 1);
+    let seq = lastSeq(r, 'seat-1');
+    const send = (t: number, payload: string): void => {
+      r.table.injectGarbage('seat-1', `${frame(`E ${++seq} ${t} ${payload}`)}\n`);
+    };
+    // The card hit the pad 12 ms ago; the poll that read it is now (its window reaches 20 ms back).
+    const t0 = r.table.micros('seat-1') - 12_000;
+    const before = r.events.length;
+    send(t0, 'SLAP');
+    send(t0 + 12_000, 'TAG+ 04A1B2C3 20000');
+    const sentUs = r.time.nowUs();
+    await r.until(() => eventsOf(r.events, 'slap').length === 1, 100);
+    await r.time.advance(10);
+    expect(eventsOf(r.events, 'tag-arrived')).toEqual([]); // waiting: another tag of the same poll may follow
+    await r.until(() => eventsOf(r.events, 'tag-arrived').length === 1, 100);
+    // The tag's burst (30 ms past its stamp) and one ping's round trip; not the next regular ping (1 s).
+    expect(r.time.nowUs() - sentUs).toBeLessThan(45_000);
+    const [slap] = eventsOf(r.events, 'slap');
+    const [arrival] = eventsOf(r.events, 'tag-arrived');
+    expect(slap?.time).toMatchObject({ rawUs: t0, beforeUs: DEFAULT_SENSOR_TIMING.isrLatencyUs });
+    expect(arrival).toMatchObject({ uid: '04A1B2C3', slap: { seq: slap?.seq, time: slap?.time }, time: { rawUs: t0 + 12_000 } });
+    expect(landingTime(arrival as SensorEvent)).toBe(slap?.time);
+    // Released by a ping reply well before the last-resort timeout.
+    expect(r.events.slice(before).map((e) => e.kind)).toEqual(['slap', 'tag-arrived']);
+    expect(r.log.some((l) => l.message.includes('knock'))).toBe(false);
+  });
+
+  it('dates two tags of one window by their windows when one slap fits both, and logs a knock that no tag followed', async () => {
+    const r = setUp({ seats: 1 });
+    await r.startAll();
+    await r.until(() => eventsOf(r.events, 'weight-settled').length === 1);
+    let seq = lastSeq(r, 'seat-1');
+    const send = (t: number, payload: string): void => {
+      r.table.injectGarbage('seat-1', `${frame(`E ${++seq} ${t} ${payload}`)}\n`);
+    };
+    const t0 = r.table.micros('seat-1');
+    send(t0, 'SLAP');
+    send(t0 + 12_000, 'TAG+ 04A1B2C3 20000');
+    send(t0 + 19_000, 'TAG+ 04A1B2C4 27000');
+    await r.until(() => eventsOf(r.events, 'tag-arrived').length === 2, 200);
+    expect(eventsOf(r.events, 'tag-arrived').map((e) => [e.uid, e.slap, e.slapAmbiguous])).toEqual([
+      ['04A1B2C3', undefined, 'several-tags'], ['04A1B2C4', undefined, 'several-tags'],
+    ]);
+    send(r.table.micros('seat-1'), 'SLAP');
+    await r.until(() => r.log.some((l) => l.message.includes('knock')), 1000);
+    expect(eventsOf(r.events, 'slap')).toHaveLength(2);
   });
 });
 

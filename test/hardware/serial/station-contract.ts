@@ -6,7 +6,7 @@
  * unplugging are in serial-driver.test.ts, against the simulated table.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { frame } from '../../../controller/protocol/index.ts';
+import { frame, PROTOCOL_VERSION } from '../../../controller/protocol/index.ts';
 import type { SerialStations } from '../../../controller/hardware/serial/serial-stations.ts';
 import type { SerialStationHealth } from '../../../controller/hardware/serial/station-record.ts';
 
@@ -49,7 +49,7 @@ export function describeStationContract(title: string, target: ContractTarget, e
 
     it('identifies the station by the id in its banner and reports firmware, protocol and port', () => {
       expect(station.station).toMatch(/^[A-Za-z0-9._-]{1,16}$/);
-      expect(station).toMatchObject({ online: true, protocol: 1, port: rig.path });
+      expect(station).toMatchObject({ online: true, protocol: PROTOCOL_VERSION, port: rig.path });
       expect(station.firmware).toMatch(/^\d+\.\d+\.\d+$/);
       expect(['seat', 'pile']).toContain(station.kind);
       expect(rig.hardware.ports()).toEqual([expect.objectContaining({ path: rig.path, state: 'identified', station: station.station })]);
@@ -58,7 +58,8 @@ export function describeStationContract(title: string, target: ContractTarget, e
     it('answers `info` with the facts of its banner', async () => {
       const info = await rig.settle(rig.hardware.info(station.station));
       expect(info).toEqual({
-        ok: true, firmware: station.firmware, protocol: 1, kind: station.kind, station: station.station, boot: station.boot,
+        ok: true, firmware: station.firmware, protocol: PROTOCOL_VERSION, kind: station.kind, station: station.station,
+        boot: station.boot,
       });
     }, target.testTimeoutMs);
 

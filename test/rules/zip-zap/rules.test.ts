@@ -101,6 +101,41 @@ describe('ties (tieWindowMs > 0)', () => {
   });
 });
 
+describe('landing intervals (Part C.3)', () => {
+  const tag = (player: string, card: string, at: number) => ({ player, card, at, atEarliest: at - 12, atLatest: at + 12, timedBy: 'tag' as const });
+
+  it('never ties one player\'s own plays, even two that both follow the top: the best estimates order them', () => {
+    // A's R4 and W4 both follow R3 and their windows overlap: applied in the order of their estimates, W4 then
+    // no longer follows (a human at the table would not have two cards of one hand contend).
+    const { state, events } = run(race, { type: 'plays', plays: [tag('A', 'W4', 105), tag('A', 'R4', 100)] });
+    expect(state.tie).toBeNull();
+    expect(events.map((e) => [e.type, 'card' in e ? e.card : null])).toEqual([['CARD_PLAYED', 'R4'], ['PLAY_REJECTED', 'W4']]);
+  });
+
+  it('adds tieWindowMs as a margin around the intervals', () => {
+    const slap = (player: string, card: string, at: number) => ({ player, card, at, atEarliest: at - 0.125, atLatest: at + 0.125, timedBy: 'slap' as const });
+    const both = { hands: { A: ['R4', 'Z(A)'], B: ['W4', 'Z(B)'] }, top: { card: 'R3', by: 'A' } };
+    const plays = { type: 'plays' as const, plays: [slap('A', 'R4', 100), slap('B', 'W4', 101.5)] };
+    const strict = run(scenario({ players: ['A', 'B'], ...both }), plays);
+    expect(strict.state.tie).toBeNull(); // 1.25 ms between the intervals
+    const margin = run(scenario({ players: ['A', 'B'], config: { tieWindowMs: 2 }, ...both }), plays);
+    expect(margin.events).toContainEqual(expect.objectContaining({ type: 'TIE_PENDING', separationMs: 1.5, combinedUncertaintyMs: 0.25, tieWindowMs: 2 }));
+  });
+
+  it('refuses malformed landing intervals', () => {
+    const bad = [
+      { type: 'play', player: 'A', card: 'R4', at: 120, atEarliest: 90, atLatest: 114 },
+      { type: 'play', player: 'A', card: 'R4', at: 100, atEarliest: 90 },
+      { type: 'play', player: 'A', card: 'R4', atEarliest: 90, atLatest: 114 },
+      { type: 'zap', player: 'A', at: 100, timedBy: 'guess' },
+      { type: 'plays', plays: [{ player: 'A', card: 'R4', at: 100, atEarliest: 101, atLatest: 104 }] },
+    ];
+    for (const action of bad) expect(zipZapEngine.parseAction(action)).toHaveProperty('error');
+    expect(zipZapEngine.parseAction({ type: 'play', player: 'A', card: 'R4', at: 100, atEarliest: 90, atLatest: 114, timedBy: 'tag' }))
+      .not.toHaveProperty('error');
+  });
+});
+
 describe('results and ties in the final standings (ZIP-54, ZIP-Q-9)', () => {
   const setup = (tiePolicy: string): ZipZapState => scenario({
     players: ['A', 'B', 'C', 'D'], config: { tiePolicy },

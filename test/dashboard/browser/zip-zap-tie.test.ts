@@ -1,0 +1,92 @@
+/**
+ * A Zip-Zap tie in a real browser against the real controller: two players' cards tapped on their pads at
+ * the same instant, both following the start card. Each read dates its card only within its poll window, so
+ * the windows overlap and the table does not pick an order: the viewer's banner and the referee page show the
+ * tie with its figures (separation, each landing's precision and source, never a card), and the referee's
+ * ruling on the referee page decides whose card stays.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulatedUid } from '../../../controller/app/simulated-items.ts';
+import { getEngine } from '../../../controller/rules/games.ts';
+import type { ZipZapState } from '../../../controller/rules/zip-zap/index.ts';
+import { startRealHarness, type RealHarness } from '../support/real-harness.ts';
+import { waitFor } from '../support/wait.ts';
+import { launchBrowser, openPage, screenshot, type WatchedPage } from './support.ts';
+
+const TABLE = 'zip';
+const PLAYERS = ['ana', 'ben'] as const;
+
+/** A seed whose start card both players can follow, with the card each would play. */
+function seedWithTwoFollowers(): { seed: number; a: string; b: string } {
+  const engine = getEngine('zip-zap');
+  for (let seed = 1; seed < 2000; seed++) {
+    const setup = engine.setup({ players: [...PLAYERS] }, seed);
+    if (!setup.ok) continue;
+    const plays = engine.legalActions(setup.state) as { type: string; player?: string; card?: string }[];
+    const card = (p: string) => plays.find((x) => x.type === 'play' && x.player === p && x.card?.startsWith('Z') === false)?.card;
+    const a = card('ana');
+    const b = card('ben');
+    if (a !== undefined && b !== undefined) return { seed, a, b };
+  }
+  throw new Error('no seed found');
+}
+
+const found = seedWithTwoFollowers();
+let harness: RealHarness;
+let browser: Browser;
+let viewer: WatchedPage;
+let referee: WatchedPage;
+
+const state = (): ZipZapState => harness.tableState(TABLE).state as ZipZapState;
+
+beforeAll(async () => {
+  harness = await startRealHarness({ tables: [{ id: TABLE, name: 'Zip-Zap table', game: 'zip-zap', players: [...PLAYERS], seed: found.seed }] });
+  browser = await launchBrowser();
+  viewer = await openPage(browser, `${harness.dashboardUrl}/#/table/${TABLE}`);
+  referee = await openPage(browser, `${harness.dashboardUrl}/#/table/${TABLE}/referee`);
+  await referee.page.locator('#token').fill(harness.token);
+  await referee.page.getByRole('button', { name: 'Use token' }).click();
+}, 60_000);
+
+afterAll(async () => {
+  await browser.close();
+  await harness.stop();
+});
+
+describe('a Zip-Zap tie in the browser', () => {
+  it('sends two cards tapped at the same instant to the referee with the figures, and applies the ruling', async () => {
+    const table = harness.app.simulatedTable();
+    if (table === undefined) return expect.fail('the harness runs on the simulated table');
+    const start = state().pile.at(-1)?.card;
+    table.tapCard('seat-1', simulatedUid({ kind: 'card', card: found.a }), 400);
+    table.tapCard('seat-2', simulatedUid({ kind: 'card', card: found.b }), 400);
+    await waitFor(() => state().tie !== null, 'the tie');
+    expect(state().tie?.contenders.map((c) => [c.player, c.timedBy])).toEqual(expect.arrayContaining([['ana', 'tag'], ['ben', 'tag']]));
+    expect(state().pile.at(-1)?.card).toBe(start); // nobody's card was put on the pile by arrival order
+
+    // The viewer's banner says it with the figures; the referee page too, with a button per contender.
+    const figures = /^(ana and ben|ben and ana) landed [\d.]+ (µs|ms) apart, each ±\d+\.\d ms \(tag windows\): who was first\?$/;
+    await waitFor(async () => (await viewer.page.locator('[data-testid=tie]').count()) === 1, 'the tie on the viewer page');
+    const banner = (await viewer.page.locator('[data-testid=tie]').textContent()) ?? '';
+    expect(banner.replace(/^Tie — /, '').replace(/ The referee decides\.$/, '')).toMatch(figures);
+    await waitFor(async () => (await referee.page.locator('[data-testid=tie-figures]').count()) === 1, 'the tie on the referee page');
+    expect((await referee.page.locator('[data-testid=tie-figures]').textContent()) ?? '').toMatch(figures);
+    for (const page of [viewer, referee]) {
+      const html = await page.page.content();
+      expect(html).not.toContain(`data-card="${found.a}"`);
+      expect(html).not.toContain(`data-card="${found.b}"`);
+    }
+    await screenshot(referee.page, 'zip-zap-tie-referee');
+
+    // The referee says ben's card was first: it stays, ana's goes back to her hand.
+    await referee.page.locator('[data-testid=resolve-ben]').click();
+    await waitFor(() => state().tie === null, 'the ruling');
+    expect(state().pile.at(-1)).toMatchObject({ card: found.b, by: 'ben' });
+    expect(state().hands.ana).toContain(found.a);
+    expect(harness.requests.map((r) => r.name)).toContain('action');
+    await waitFor(async () => (await viewer.page.locator('[data-testid=tie]').count()) === 0, 'the tie gone from the viewer page');
+    expect(viewer.errors).toEqual([]);
+    expect(referee.errors).toEqual([]);
+  }, 30_000);
+});
