@@ -83,7 +83,7 @@ beforeAll(async () => {
     openPage(r.browser, new URL(`/#/table/${BUZZER_TABLE}`, r.harness.dashboardUrl).href, PROJECTOR),
     openPage(r.browser, new URL(`/#/table/${BUZZER_TABLE}/host`, r.harness.dashboardUrl).href, { width: 1280, height: 900 }),
   ]);
-}, 45_000);
+}); // vitest.config.ts's hook timeout allows for a busy machine
 
 afterAll(async () => {
   await browser?.close();
@@ -131,8 +131,9 @@ describe('buzzer big screen and host controls (real controller, real browser)', 
     expect(second.delayUs).toBeGreaterThanOrEqual(SEPARATION_MS * 1000 - first.uncertaintyUs - second.uncertaintyUs);
     expect(second.delayUs).toBeLessThan(5_000_000);
     expect(first.reactionUs).toBeGreaterThan(0);
-    // The reaction counts from the moment the buzzers went live, after the host's click in the previous test
-    // (bounding it from the start of this test instead failed whenever this test began > 0.3 s after the arm).
+    // The reaction counts from the moment the buzzers went live, after the host's click in the previous test.
+    // (Bounded from the start of this test instead, it failed whenever more time passed between the arm and
+    // that start than between Ben's press and this check.)
     expect(first.reactionUs).toBeLessThan((Date.now() - armClickedAt) * 1000);
 
     // The winner in very large type, with the reaction time.
