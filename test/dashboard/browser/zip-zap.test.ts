@@ -83,9 +83,16 @@ async function expectNoHandCards(): Promise<void> {
   }
 }
 
+// The round must catch the table stuck before it announces so by itself (`announced` below): one test step
+// (a tap and the page checks) must fit in the delay. 200 ms was missed at load average 11 and more.
+const STUCK_ANNOUNCE_DELAY_MS = 2000;
+
 beforeAll(async () => {
   harness = await startRealHarness({
-    tables: [{ id: TABLE, name: 'Zip-Zap table', game: 'zip-zap', players: [...PLAYERS], seed: 21, rules: { stuckAnnounceDelayMs: 200 } }],
+    tables: [{
+      id: TABLE, name: 'Zip-Zap table', game: 'zip-zap', players: [...PLAYERS], seed: 21,
+      rules: { stuckAnnounceDelayMs: STUCK_ANNOUNCE_DELAY_MS },
+    }],
   });
   browser = await launchBrowser();
   viewer = await openPage(browser, `${harness.dashboardUrl}/#/table/${TABLE}`);
