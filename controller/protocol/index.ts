@@ -3,6 +3,5 @@
  * serial driver and the simulated table both speak through it.
  */
 export * from './codec.ts';
-export * from './device-time.ts';
 export * from './errors.ts';
 export * from './messages.ts';

@@ -36,7 +36,7 @@ interface EventBase {
   readonly type: 'event';
   /** Event sequence number: 0 for the first event after boot, +1 per event, wraps at 2^32. */
   readonly seq: number;
-  /** Device time in µs (`micros()`, low 32 bits, wraps every ~71.6 min; see device-time.ts). */
+  /** Device time in µs (`micros()`, low 32 bits, wraps every ~71.6 min; unwrapped by hardware/clock/device-time.ts). */
   readonly t: number;
 }
 

@@ -155,5 +155,5 @@ describe('buzzer mode with the firmware in the loop (two emulated stations, the 
     const combined = qa.time.uncertaintyUs + qb.time.uncertaintyUs;
     expect(Math.abs((second?.ranking[1]?.delayUs ?? 0) - 5000)).toBeLessThanOrEqual(combined);
     expect(second?.ranking[0]?.reactionUs).toBeGreaterThan(390_000);
-  }, 120_000);
+  }, 300_000); // AVR emulation: 24 s on a moderately busy machine, 92 s at load average 15
 });

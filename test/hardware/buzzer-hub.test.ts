@@ -288,14 +288,19 @@ describe('BuzzerHub on mock-firmata', () => {
   it('beeps the piezo and refuses tones the serial link cannot carry', async () => {
     const rig = await started();
     const { hub } = rig;
-    expect(await hub.beep(440, 40)).toEqual({ ok: true });
+    // One second: johnny-five toggles the pin from the host every half period (1.1 ms) until the duration is
+    // over, so a short beep (it was 40 ms) sees no toggle at all when a busy machine stalls the process.
+    const durationMs = 1000;
+    const beganAt = Date.now();
+    expect(await hub.beep(440, durationMs)).toEqual({ ok: true });
     await vi.waitFor(() => {
       expect(writesOf(rig, PINS.piezo)).toEqual(expect.arrayContaining([0, 1]));
-    }, { timeout: 3000 });
-    // The beep ends with the pin LOW.
+    }, { timeout: 10_000 });
+    // The beep ends with the pin LOW (checked once it is over, not at any LOW half period of the tone).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, durationMs - (Date.now() - beganAt))));
     await vi.waitFor(() => {
       expect(calls(rig).at(-1)).toEqual([PINS.piezo, 0]);
-    }, { timeout: 3000 });
+    }, { timeout: 10_000 });
     expect(await hub.beep(2000, 100)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
     expect(await hub.beep(440, 0)).toMatchObject({ ok: false, code: 'BAD_ARGUMENT' });
     const { hub: quiet } = await started({ piezoPin: undefined });

@@ -1,13 +1,14 @@
 /**
  * The TypeScript codec against the shared vectors (test/vectors/protocol-vectors.json), which the firmware's
  * C++ codec is checked against too (firmware/test). Also checks that the code catalogue in errors.ts, the
- * vectors and the table in hardware/protocol.md agree.
+ * vectors and the table in hardware/protocol.md agree. (The vectors' `wrap` section drives the device-time code
+ * the controller uses: test/hardware/clock/device-time.test.ts.)
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  PROTOCOL_ERRORS, crc8, deviceTimeDelta, formatCommand, formatDeviceLine, isProtocolError, parseCommandLine,
-  parseDeviceLine, protocolErrorName, unwrapDeviceTime, MAX_LINE, PROTOCOL_VERSION,
+  PROTOCOL_ERRORS, crc8, formatCommand, formatDeviceLine, isProtocolError, parseCommandLine,
+  parseDeviceLine, protocolErrorName, MAX_LINE, PROTOCOL_VERSION,
   type Command, type DeviceMessage, type ProtocolErrorName,
 } from '../../controller/protocol/index.ts';
 
@@ -20,7 +21,6 @@ interface Vectors {
   deviceInvalid: { name: string; line: string; error: ProtocolErrorName }[];
   commands: { name: string; line: string; command: Command }[];
   commandsInvalid: { name: string; line: string; error: ProtocolErrorName; reply: string }[];
-  wrap: { name: string; ref: number; t: number; delta: number }[];
 }
 
 const root = new URL('../../', import.meta.url);
@@ -81,22 +81,5 @@ describe('command lines', () => {
     if (!('error' in result)) return;
     // The station's answer, built from the rejection, is the exact reply line of the vector.
     expect(formatDeviceLine({ type: 'err', id: result.id, code: result.code })).toBe(reply);
-  });
-});
-
-describe('device time', () => {
-  it.each(vectors.wrap)('delta: $name', ({ ref, t, delta }) => {
-    expect(deviceTimeDelta(t, ref)).toBe(delta);
-  });
-
-  it('unwraps a stamp sequence across two wraps', () => {
-    const raw = [4294967000, 100, 2000000000, 4000000000, 50];
-    let unwrapped = raw[0] ?? 0;
-    const out = [unwrapped];
-    for (const t of raw.slice(1)) {
-      unwrapped = unwrapDeviceTime(unwrapped, t);
-      out.push(unwrapped);
-    }
-    expect(out).toEqual([4294967000, 4294967396, 6294967296, 8294967296, 8589934642]);
   });
 });

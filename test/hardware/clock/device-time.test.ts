@@ -1,5 +1,38 @@
+/**
+ * The device-time code the controller uses (controller/hardware/clock/device-time.ts), also against the shared
+ * `wrap` vectors of test/vectors/protocol-vectors.json.
+ */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { advanceDeviceTime, u32Delta, U32_RANGE, type DeviceTimeState } from '../../../controller/hardware/clock/device-time.ts';
+
+interface WrapVector { name: string; ref: number; t: number; delta: number }
+const vectorsFile = new URL('../../vectors/protocol-vectors.json', import.meta.url);
+const wrapVectors = (JSON.parse(readFileSync(vectorsFile, 'utf8')) as { wrap: WrapVector[] }).wrap;
+/** advanceDeviceTime's default: how far a reading may lie behind the furthest one before it means a restart. */
+const BACKWARD_TOLERANCE_US = 1_000_000;
+
+describe('the shared wrap vectors', () => {
+  it('are there', () => {
+    expect(wrapVectors.length).toBeGreaterThan(0);
+  });
+
+  it.each(wrapVectors)('u32Delta: $name', ({ ref, t, delta }) => {
+    expect(u32Delta(t, ref)).toBe(delta);
+  });
+
+  // The same pairs through the function the station clock calls: a reading `t` after a reading `ref` lands
+  // `delta` from it on the timeline, unless it lies so far behind that it means the station restarted.
+  it.each(wrapVectors)('advanceDeviceTime: $name', ({ ref, t, delta }) => {
+    const first = advanceDeviceTime(undefined, { raw: ref });
+    const next = advanceDeviceTime(first.state, { raw: t });
+    if (delta < -BACKWARD_TOLERANCE_US) {
+      expect([next.reset, next.epoch, next.deviceUs]).toEqual(['backwards', 1, t]);
+    } else {
+      expect([next.reset, next.epoch, next.deviceUs]).toEqual([undefined, 0, ref + delta]);
+    }
+  });
+});
 
 describe('u32Delta', () => {
   it('takes the signed modular difference, across the wrap in both directions', () => {
@@ -23,6 +56,17 @@ describe('advanceDeviceTime', () => {
       return r.deviceUs;
     });
     expect(placed).toEqual([U32_RANGE - 12, U32_RANGE - 4, U32_RANGE, U32_RANGE + 4, U32_RANGE + 1_000_000]);
+  });
+
+  it('unwraps a stamp sequence across two wraps, each step below 2^31 µs', () => {
+    let state: DeviceTimeState | undefined;
+    const placed = [4294967000, 100, 2000000000, 4000000000, 50].map((raw) => {
+      const r = advanceDeviceTime(state, { raw });
+      state = r.state;
+      expect(r.reset).toBeUndefined();
+      return r.deviceUs;
+    });
+    expect(placed).toEqual([4294967000, 4294967396, 6294967296, 8294967296, 8589934642]);
   });
 
   it('accepts a reading slightly in the past without moving the reference back', () => {
