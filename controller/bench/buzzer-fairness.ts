@@ -15,6 +15,7 @@
  */
 import { SeededRandom } from '../hardware/clock/seeded-random.ts';
 import { runTimingBench } from '../hardware/clock/timing-bench.ts';
+import { PESSIMISTIC_LINK } from '../hardware/clock/simulated-link.ts';
 import {
   DEFAULT_FIRMATA_LATENCY, backlogWindowUs, hostEventTime, latencyBounds, reportTransferUs,
 } from '../hardware/buzzer-hub/host-timestamp.ts';
@@ -110,10 +111,10 @@ function hubCells(pairs: number, seed: string): { cells: FairnessCell[]; within:
 export function runBuzzerFairness(
   pairs: number, seed: string, onProgress: (text: string) => void = () => undefined,
 ): FairnessFigures {
-  const timing = runTimingBench({ pairs, seed, stations: 4 }, onProgress);
-  const seat = timing.cells.filter((c) => c.kind === 'cross-station').map((c) => ({
+  const timing = runTimingBench({ pairs, seed, stations: 4, kinds: ['button-button'], links: [PESSIMISTIC_LINK] }, onProgress);
+  const seat = (timing.links[0]?.cells ?? []).map((c) => ({
     separationUs: c.separationUs, pairs: c.pairs,
-    ours: c.arbitration, arrival: c.arrival,
+    ours: c.ours, arrival: c.arrival,
   }));
   const hub = hubCells(pairs, seed);
   return { seat, hub: hub.cells, hubWithinBound: hub.within };
