@@ -41,6 +41,12 @@ export function planBusySpells(rng: SeededRandom, host: CommonModeDelivery, endU
   return Float64Array.from(merged);
 }
 
+/**
+ * Time the independent model gives each line of a chunk that arrived at once (the parser hands them on one
+ * after the other), so that lines of one port never share an arrival time (µs).
+ */
+const LINE_HANDLING_US = 5;
+
 export interface DeliveryOptions {
   /** The phase of the host's USB frames (µs, common to every port). */
   readonly framePhaseUs: number;
@@ -70,8 +76,8 @@ function deliverIndependent(
     const end = lines.wireEndUs[i] as number;
     const flushed = options.flushed === true ? end : flushedUs(rng, link.serial, end);
     const stall = rng.chance(host.stallChance) ? rng.uniform(0, host.stallMaxUs) : 0;
-    // A stall holds up everything behind it on the port.
-    const at = Math.max(last.get(port) ?? -Infinity, flushed + stall + rng.exponential(host.meanUs));
+    // A stall holds up everything behind it on the port; lines delivered together are handled one by one.
+    const at = Math.max((last.get(port) ?? -Infinity) + LINE_HANDLING_US, flushed + stall + rng.exponential(host.meanUs));
     last.set(port, at);
     arrivals[i] = at;
   }
