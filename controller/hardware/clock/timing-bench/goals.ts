@@ -7,9 +7,15 @@ import type { PairKind } from './pair-kinds.ts';
 const pct = (x: number): string => `${(x * 100).toFixed(3)} %`;
 const share = (c: CellFigures): number => (c.pairs === 0 ? NaN : c.ours.correct / c.pairs);
 
-function worstCorrect(cells: readonly CellFigures[], kind: PairKind, fromUs: number): { value: number; cells: number } {
+/** The cell with the smallest share correct, shown with its counts (a share rounded to 99.900 % may be below it). */
+function worstCorrect(
+  cells: readonly CellFigures[], kind: PairKind, fromUs: number,
+): { value: number; cells: number; text: string } {
   const list = cells.filter((c) => c.kind === kind && c.separationUs >= fromUs && c.pairs > 0);
-  return { value: list.length === 0 ? NaN : Math.min(...list.map(share)), cells: list.length };
+  const worst = list.reduce<CellFigures | undefined>((w, c) => (w === undefined || share(c) < share(w) ? c : w), undefined);
+  const text = worst === undefined ? 'no pairs'
+    : `worst cell ${pct(share(worst))}: ${worst.ours.correct} of ${worst.pairs} at ${worst.separationUs / 1000} ms`;
+  return { value: worst === undefined ? NaN : share(worst), cells: list.length, text };
 }
 
 /** The goals of one link model's figures. */
@@ -30,7 +36,7 @@ export function linkGoals(f: {
   if (slap.cells > 0) {
     goals.push({
       goal: 'slap-sensor stations, card vs card across stations, >= 1 ms: >= 99.9 % correct',
-      value: `worst cell ${pct(slap.value)}`, met: slap.value >= 0.999,
+      value: slap.text, met: slap.value >= 0.999,
     });
   }
   const tagCells = f.cells.filter((c) => c.kind === 'card-tag');
@@ -47,7 +53,7 @@ export function linkGoals(f: {
   if (buttons.cells > 0) {
     goals.push({
       goal: 'buttons across stations, >= 1 ms: >= 99.9 % correct',
-      value: `worst cell ${pct(buttons.value)}`, met: buttons.value >= 0.999,
+      value: buttons.text, met: buttons.value >= 0.999,
     });
   }
   goals.push({
