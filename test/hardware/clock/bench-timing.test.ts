@@ -41,12 +41,15 @@ describe('timing benchmark', () => {
     expect(small('test')).toEqual(a);
   });
 
-  it('models the firmware: tag windows from its poll loop, wider with tags resting, never claimed as zero', () => {
+  it('models the firmware: tag windows from its poll loop as measured, wider with cards resting', () => {
     const [empty, four, full] = a.tagWindows;
     expect(a.tagWindows.map((w) => w.resting)).toEqual([0, 4, 13]);
-    expect(empty?.p50Us).toBeGreaterThan(1000); // one REQA with its 1 ms timeout
-    expect(four?.p50Us).toBeGreaterThan(empty?.p50Us ?? Infinity); // a presence check between REQAs
-    expect(full?.maxUs).toBeLessThanOrEqual(8000); // the firmware's goal: <= 8 ms with 13 tags resting
+    // hardware/protocol.md *RFID timing* (firmware 0.3.0, 7-byte UIDs): median 1.02 ms on an empty pad, and a
+    // presence check between polls with cards resting: median 3.02, max 3.16 ms.
+    expect(empty?.p50Us).toBeGreaterThan(900);
+    expect(empty?.p50Us).toBeLessThan(1200);
+    expect(four?.p50Us).toBeGreaterThan(2800);
+    expect(full?.maxUs).toBeLessThanOrEqual(3300);
     const tags = a.links[0]?.intervals.find((i) => i.source === 'tag');
     expect(tags?.widthP50Us).toBeGreaterThan(5000); // window + the 5 ms power-up allowance
   });

@@ -167,7 +167,7 @@ class WorldBuilder {
     // The pair must lie in one boot, with room for the reads and the debounce.
     if (boot === undefined || boot !== bootAt(st.boots, last + 100_000)) return undefined;
     const resting = RESTING_TAGS[rng.int(RESTING_TAGS.length)] as number;
-    const tags: NewTag[] = h.cards.map((t) => ({ readyUs: t + rng.uniform(0, m.tagPowerUpMaxUs) }));
+    const tags: NewTag[] = h.cards.map((t) => ({ readyUs: t + rng.uniform(m.tagPowerUpUs[0], m.tagPowerUpUs[1]) }));
     const edges = h.buttons.map((t) => ({ t, stampUs: t + edgeStampDelayUs(rng, m), queuedUs: buttonLineQueuedUs(rng, m, t) }));
     const slaps = h.slap
       ? h.cards.map((t) => (rng.chance(this.o.slapMissChance) ? undefined : { t, stampUs: t + edgeStampDelayUs(rng, m) }))
@@ -176,7 +176,8 @@ class WorldBuilder {
     const episode = runPollEpisode(rng, m, startUs, resting, tags, until);
     const endUs = episode.steps.at(-1) ?? until;
     st.episodes.push({ startUs, endUs, steps: episode.steps, resting: resting + h.cards.length });
-    const leaves = (queuedUs: number): number => leavesAtUs(episode.steps, queuedUs) ?? queuedUs + loopWaitUs(rng, m, resting);
+    // Every line of the pair is queued inside the episode (it runs past the last of them).
+    const leaves = (queuedUs: number): number => leavesAtUs(episode.steps, queuedUs);
     const buttons = edges.map((e): PairEvent => ({
       primary: this.record(station, boot, resting, 'button', e.t, e.stampUs, leaves(e.queuedUs), e.stampUs),
       slap: undefined, trueUs: e.t,
@@ -283,10 +284,7 @@ export function pingLoopWaitUs(rng: SeededRandom, world: World, station: number,
   const eps = (world.stations[station] as StationWorld).episodes;
   while (cursor.i < eps.length && (eps[cursor.i] as Episode).endUs <= atUs) cursor.i++;
   const ep = eps[cursor.i];
-  if (ep !== undefined && ep.startUs <= atUs) {
-    const leaves = leavesAtUs(ep.steps, atUs);
-    if (leaves !== undefined) return leaves - atUs;
-  }
+  if (ep !== undefined && ep.startUs <= atUs) return leavesAtUs(ep.steps, atUs) - atUs;
   const before = eps[cursor.i - 1];
   return loopWaitUs(rng, world.firmware, before?.resting ?? 0);
 }
