@@ -4,7 +4,7 @@
  * seat-station buzzers and for hub buzzers, beside host arrival order. The methods are in
  * controller/bench/buzzer-latency.ts and buzzer-fairness.ts. Figures, not a timed test: exit code 0.
  */
-import { runBuzzerFairness, type FairnessCell, type FairnessFigures } from '../../bench/buzzer-fairness.ts';
+import { runBuzzerFairness, type FairnessCell, type FairnessFigures, type LinkFairness } from '../../bench/buzzer-fairness.ts';
 import { runBuzzerLatency, type BuzzerLatencyFigures } from '../../bench/buzzer-latency.ts';
 import { intOption, parse } from '../args.ts';
 import type { Output } from '../output.ts';
@@ -15,8 +15,11 @@ latency    a press at a simulated seat station (real serial driver, simulated US
            -> the state with the winner at an MQTT subscriber logged in as a viewer (embedded broker,
            SQLite log): p50 / p99 / max. Includes the arbitration window the runtime waits on purpose.
 fairness   press pairs at known separations: share ordered correctly / called a tie / ordered wrongly
-           by the buzzer ranking, and by host arrival order; for seat-station buzzers (the timing
-           benchmark's simulated stations) and for two buttons of one johnny-five hub (its latency model).
+           by the buzzer ranking, and by host arrival order, and the share of true press times inside
+           the stated interval; for seat-station buzzers (the timing benchmark's simulated stations) and
+           for johnny-five hub buttons (one hub, and two hubs) through the same host model as the
+           seats; under both link models (realistic: one event loop and USB host for every port;
+           pessimistic: independent delays per line).
 
   --samples N    latency samples (default 200, plus 10 % warm-up)
   --pairs P      pairs per separation for fairness (default 2000)
@@ -33,7 +36,21 @@ function rows(cells: readonly FairnessCell[]): string[] {
     sep(c.separationUs).padStart(10), String(c.pairs).padStart(7),
     pct(c.ours.correct, c.pairs).padStart(10), pct(c.ours.tie, c.pairs).padStart(10), pct(c.ours.wrong, c.pairs).padStart(9),
     pct(c.arrival.correct, c.pairs).padStart(12), pct(c.arrival.wrong, c.pairs).padStart(10),
+    pct(c.inside, 2 * c.pairs).padStart(11),
   ].join(''));
+}
+
+function linkRows(l: LinkFairness): string[] {
+  return [
+    `  ${l.link} link`,
+    '   seat-station buzzers (two stations, device time + clock sync)',
+    ...rows(l.seat),
+    '   hub buzzers, two buttons of one johnny-five hub (host-stamped, one serial stream)',
+    ...rows(l.oneHub),
+    '   hub buzzers, one button on each of two hubs (host-stamped, two streams, one host)',
+    ...rows(l.twoHubs),
+    `   hub: true press time within the stated interval for ${(l.hubWithinBound * 100).toFixed(3)} % of presses`,
+  ];
 }
 
 export function formatBuzzerReport(latency: BuzzerLatencyFigures | undefined, fair: FairnessFigures, seed: string): string[] {
@@ -46,16 +63,13 @@ export function formatBuzzerReport(latency: BuzzerLatencyFigures | undefined, fa
     );
   }
   const head = `${'separation'.padStart(10)}${'pairs'.padStart(7)}${'correct'.padStart(10)}${'tie'.padStart(10)}${'wrong'.padStart(9)}`
-    + `${'correct'.padStart(12)}${'wrong'.padStart(10)}`;
+    + `${'correct'.padStart(12)}${'wrong'.padStart(10)}${'interval'.padStart(11)}`;
   lines.push(
-    `fairness (seed ${seed}); a tie is neither correct nor wrong; arrival order always decides`,
-    `${' '.repeat(17)}${'---- buzzer ranking ----'.padStart(29)}${'-- arrival order --'.padStart(22)}`,
+    `fairness (seed ${seed}); a tie is neither correct nor wrong; arrival order always decides;`,
+    '"in interval": presses whose true time lay inside the interval stated for them',
+    `${' '.repeat(17)}${'---- buzzer ranking ----'.padStart(29)}${'-- arrival order --'.padStart(22)}${'in'.padStart(11)}`,
     head,
-    '  seat-station buzzers (two stations, device time + clock sync)',
-    ...rows(fair.seat),
-    '  hub buzzers (two buttons of one johnny-five hub, host-stamped)',
-    ...rows(fair.hub),
-    `  hub model check: true press time within the stated interval for ${(fair.hubWithinBound * 100).toFixed(3)} % of presses`,
+    ...fair.links.flatMap(linkRows),
   );
   return lines;
 }

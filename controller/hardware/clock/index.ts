@@ -9,6 +9,7 @@ export * from './device-time.ts';
 export * from './feasible-region.ts';
 export * from './seeded-random.ts';
 export * from './simulated-clock.ts';
+export * from './simulated-host.ts';
 export * from './simulated-link.ts';
 export * from './station-clock.ts';
 export * from './timing-bench.ts';
