@@ -18,7 +18,6 @@ import { formatEventLines } from './timing-bench/event-lines.ts';
 import { runLink } from './timing-bench/link-run.ts';
 import { BENCH_SEPARATIONS_US, PAIR_KINDS, RESTING_TAGS, type PairKind } from './timing-bench/pair-kinds.ts';
 import { DEFAULT_SEAT_FIRMWARE, type SeatFirmwareModel } from './timing-bench/seat-firmware.ts';
-import type { SlapMatcher } from './timing-bench/slap-matching.ts';
 import { buildWorld, type World } from './timing-bench/world.ts';
 
 export { BENCH_SEPARATIONS_US, PAIR_KINDS, RESTING_TAGS, type PairKind } from './timing-bench/pair-kinds.ts';
@@ -46,7 +45,6 @@ export interface TimingBenchOptions {
   readonly firmware?: SeatFirmwareModel;
   /** The controller's sensor allowances (default: eventInterval()'s). */
   readonly sensorTiming?: SensorTiming;
-  readonly matcher?: SlapMatcher;
   /** Chance that a slap sensor misses a landing. Default 0. */
   readonly slapMissChance?: number;
   /** Tests only: feed every `TAG+` with a zero window (a broken firmware or driver); see LinkRunOptions. */
@@ -99,7 +97,6 @@ export function runTimingBench(
     const run = runLink(world, eventLines, options.seed, names, {
       link, pingIntervalUs: options.pingIntervalUs ?? 100_000, banners: options.banners !== false,
       ...(options.sensorTiming && { sensorTiming: options.sensorTiming }),
-      ...(options.matcher && { matcher: options.matcher }),
       zeroTagWindow: options.zeroTagWindow === true,
     });
     onProgress(`${link.name} link: evaluating`);

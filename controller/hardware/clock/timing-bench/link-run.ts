@@ -4,7 +4,8 @@
  * production code: each event line, parsed by the protocol codec (event-lines.ts), has its device stamp
  * placed and mapped by a `StationClock` fed in host arrival order and its interval taken from
  * `eventInterval()` — exactly what the serial driver does — and a `TAG+` is dated by the slap before it
- * where there is one (slap-matching.ts).
+ * where the controller's own slap matcher (serial/slap-matching.ts, one per station, fed every event line of
+ * its station in arrival order as serial-stations.ts does) gives it one.
  *
  * For the realistic link it also delivers a host-stamping competitor's lines (world.ts,
  * `competitorLeavesUs`) through the same host, for the arrival-order baseline.
@@ -18,7 +19,8 @@ import { deliverToHost, planBusySpells, type BusySpells } from '../simulated-hos
 import { outboundArrivalUs, wireTimeUs, type LinkModel } from '../simulated-link.ts';
 import { StationClock } from '../station-clock.ts';
 import type { EventLine } from './event-lines.ts';
-import { matchSlapToTag, type SlapMatcher } from './slap-matching.ts';
+import { SlapMatcher, type MatchOutput } from '../../serial/slap-matching.ts';
+import type { SensorEvent, TagArrival } from '../../interface.ts';
 import { pingLoopWaitUs, type StationWorld, type World } from './world.ts';
 
 export interface LinkRunOptions {
@@ -28,7 +30,6 @@ export interface LinkRunOptions {
   /** Whether a restarted station prints its banner; without, restarts are found by time. */
   readonly banners: boolean;
   readonly sensorTiming?: SensorTiming;
-  readonly matcher?: SlapMatcher;
   /**
    * For the tests only: feed every `TAG+` with a zero window, as a firmware that stamped tags at their read
    * and claimed no window would. The benchmark must then find wrong orders.
@@ -150,7 +151,7 @@ export function runLink(
 ): LinkRun {
   const rng = new SeededRandom(`bench-timing:link:${o.link.name}:${seed}`);
   const timing = o.sensorTiming ?? DEFAULT_SENSOR_TIMING;
-  const matcher = o.matcher ?? matchSlapToTag;
+  const matchers = names.map(() => new SlapMatcher());
   // One USB host controller: the same frames for every port, out and in.
   const framePhaseUs = rng.uniform(0, o.link.serial.usbFrameUs);
   const perStation: Line[][] = world.stations.map((_, s) => {
@@ -169,7 +170,15 @@ export function runLink(
   const own: (ControllerEvent | undefined)[] = new Array<ControllerEvent | undefined>(world.records.length).fill(undefined);
   const dated: (ControllerEvent | undefined)[] = new Array<ControllerEvent | undefined>(world.records.length).fill(undefined);
   const arrivalUs = new Float64Array(world.records.length).fill(NaN);
-  const recentSlaps: ControllerEvent[][] = names.map(() => []);
+  // What the matcher releases: a tag (its uid is `record:<id>`) dated by its slap (the slap's seq is its record id).
+  const take = (outputs: readonly MatchOutput[]): void => {
+    for (const out of outputs) {
+      if (out.kind !== 'tag') continue;
+      const id = Number(out.event.uid.slice('record:'.length));
+      const slapId = out.event.slap?.seq;
+      dated[id] = slapId === undefined ? own[id] : own[slapId];
+    }
+  };
   let syncSamples = 0;
   let restartsDetected = 0;
   for (const i of order) {
@@ -203,17 +212,29 @@ export function runLink(
         };
         own[record.id] = event;
         arrivalUs[record.id] = hostUs;
-        const slaps = recentSlaps[station] as ControllerEvent[];
-        if (message.event === 'SLAP') {
-          slaps.push(event);
-          if (slaps.length > 16) slaps.shift();
+        const matcher = matchers[station] as SlapMatcher;
+        const time = {
+          source: 'device' as const, epoch: event.epoch, deviceUs: event.deviceUs, hostUs: event.hostUs,
+          uncertaintyUs: event.uncertaintyUs, beforeUs: interval.beforeUs, afterUs: interval.afterUs,
+        };
+        if (message.event === 'TAG+') {
+          const tag: TagArrival = { kind: 'tag-arrived', station: event.station, uid: `record:${record.id}`, time };
+          take(matcher.tag(tag));
+        } else if (message.event === 'SLAP') {
+          const slap: SensorEvent = { kind: 'slap', station: event.station, seq: record.id, time };
+          dated[record.id] = event;
+          take(matcher.slap(slap));
+        } else {
+          dated[record.id] = event;
+          take(matcher.observe(event.epoch, event.deviceUs));
         }
-        dated[record.id] = message.event === 'TAG+' ? (matcher(event, slaps) ?? event) : event;
         break;
       }
     }
     if (clock.epoch !== before) restartsDetected++;
   }
+  // Tags still held when the run ends (no later line of their station came) are decided on what arrived.
+  for (const matcher of matchers) take(matcher.flush());
   const competitorArrivalUs = spells === undefined
     ? undefined
     : deliverCompetitor(rng, o.link, world, eventLines, framePhaseUs, spells);
