@@ -63,7 +63,7 @@ export class BuzzerHub implements TableHardware {
     const common = { repl: false, debug: false, timeout: config.readyTimeoutMs };
     // `sigint: false`: johnny-five would otherwise install a SIGINT handler that force-exits the process.
     const boardOptions: five.BoardOption & { sigint: boolean } = typeof config.io === 'string'
-      ? { ...common, sigint: false, port: config.io }
+      ? { ...common, sigint: false, port: config.openPort?.(config.io) ?? config.io }
       : { ...common, sigint: false, io: config.io() };
     let board: Board;
     try {

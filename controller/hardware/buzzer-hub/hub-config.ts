@@ -22,8 +22,26 @@ export interface HubButtonConfig {
  */
 export type HubIoSource = string | (() => unknown);
 
+/**
+ * The serial port object johnny-five hands to firmata-io for a port path (`Board({ port: object })`): the
+ * part of a serialport stream that firmata-io uses. `openPort` creates one; tests pass a port onto an
+ * emulated board here, production leaves it to johnny-five (serialport 8).
+ */
+export interface HubSerialPort {
+  readonly path: string;
+  readonly isOpen: boolean;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  write(data: Buffer, callback?: (error?: Error | null) => void): unknown;
+  close(callback?: (error?: Error | null) => void): unknown;
+}
+
 export interface BuzzerHubOptions {
   readonly io: HubIoSource;
+  /**
+   * With a port path: opens it (the port must open by itself, as serialport's `autoOpen` does). Default:
+   * johnny-five opens the path with its own serialport at 57600 baud. Called once per `start()`.
+   */
+  readonly openPort?: (path: string) => HubSerialPort;
   readonly buttons: readonly HubButtonConfig[];
   /** Pin of a passive piezo for the winner's beep (toggled by the host, see `beep`). */
   readonly piezoPin?: number;
@@ -48,6 +66,7 @@ export interface BuzzerHubOptions {
 
 export interface HubConfig {
   readonly io: HubIoSource;
+  readonly openPort: ((path: string) => HubSerialPort) | undefined;
   readonly buttons: readonly HubButtonConfig[];
   readonly piezoPin: number | undefined;
   readonly pullup: boolean;
@@ -68,6 +87,7 @@ export function resolveHubConfig(options: BuzzerHubOptions): { config: HubConfig
   const pullup = options.pullup ?? HUB_DEFAULTS.pullup;
   const config: HubConfig = {
     io: options.io,
+    openPort: options.openPort,
     buttons: options.buttons,
     piezoPin: options.piezoPin,
     pullup,
