@@ -7,6 +7,7 @@ import {
   DEFAULT_FIRMATA_LATENCY, hostEventTime, latencyBounds, maxQueuedReports, ReportWindow, reportTransferUs,
 } from '../../controller/hardware/buzzer-hub/host-timestamp.ts';
 import type { BuzzerHubOptions } from '../../controller/hardware/buzzer-hub/hub-config.ts';
+import { setUpButtonPin } from '../../controller/hardware/buzzer-hub/raw-button-controller.ts';
 import type { Clock, SensorEvent, StationHealth } from '../../controller/hardware/interface.ts';
 
 // mock-firmata ships no typings; this is the part of it (and of board-io underneath) the test drives.
@@ -340,5 +341,31 @@ describe('BuzzerHub on mock-firmata', () => {
     const { hub: never } = makeRig();
     await never.stop();
     await never.stop();
+  });
+});
+
+describe('button pin set-up', () => {
+  const fakeIo = (pullupMode: number | undefined) => {
+    const calls: string[] = [];
+    const io = {
+      MODES: { INPUT: 0, OUTPUT: 1, ...(pullupMode === undefined ? {} : { PULLUP: pullupMode }) }, HIGH: 1, LOW: 0,
+      pinMode: (pin: number, mode: number) => calls.push(`mode ${pin} ${mode}`),
+      digitalWrite: (pin: number, value: number) => calls.push(`write ${pin} ${value}`),
+      digitalRead: () => undefined,
+    };
+    return { io, calls };
+  };
+
+  it('uses Firmata\'s INPUT_PULLUP in one command where the pin offers it (Firmata ≥ 2.5)', () => {
+    const { io, calls } = fakeIo(0x0b);
+    setUpButtonPin(io, 2, true, true);
+    expect(calls).toEqual(['mode 2 11']);
+  });
+
+  it('falls back to INPUT and HIGH written to the input (Firmata ≤ 2.4), and to INPUT alone without the pull-up', () => {
+    const { io, calls } = fakeIo(undefined);
+    setUpButtonPin(io, 2, true, false);
+    setUpButtonPin(io, 3, false, false);
+    expect(calls).toEqual(['mode 2 0', 'write 2 1', 'mode 3 0']);
   });
 });

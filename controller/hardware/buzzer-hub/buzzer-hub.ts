@@ -98,18 +98,14 @@ export class BuzzerHub implements TableHardware {
     try {
       const io = board.io as HubIo;
       this.io = io;
-      // Firmata reports a port (8 pins) per message; one pin per port counts the messages for the backlog.
-      const counters = new Set<number>();
-      for (const station of [...this.stations.values()].sort((a, b) => a.config.pin - b.config.pin)) {
-        const port = station.config.pin >> 3;
-        const countsReports = !counters.has(port);
-        counters.add(port);
+      const stations = [...this.stations.values()].sort((a, b) => a.config.pin - b.config.pin);
+      // Every pin is configured first; only then is reporting switched on (below): StandardFirmata reports a
+      // port as soon as its reporting is enabled, and a pin that is not yet an input reads 0 in that report.
+      for (const station of stations) {
         // The options carry fields @types/johnny-five does not list (pullup, a controller object).
         const buttonOptions: five.ButtonOption & Record<string, unknown> = {
           board, pin: station.config.pin, pullup: config.pullup, isPullup: config.pullup, invert: config.invert,
-          controller: rawButtonController((raw) => {
-            this.onReading(station, raw, countsReports);
-          }),
+          controller: rawButtonController(supportsMode(io, station.config.pin, io.MODES.PULLUP)),
         };
         // The Button resolves pull-up and invert into the reading that means "pressed".
         station.pressedValue = new five.Button(buttonOptions).downValue;
@@ -119,6 +115,16 @@ export class BuzzerHub implements TableHardware {
         }
       }
       if (config.piezoPin !== undefined) this.piezo = new five.Piezo({ board, pin: config.piezoPin });
+      // Firmata reports a port (8 pins) per message; one pin per port counts the messages for the backlog.
+      const counters = new Set<number>();
+      for (const station of stations) {
+        const port = station.config.pin >> 3;
+        const countsReports = !counters.has(port);
+        counters.add(port);
+        io.digitalRead(station.config.pin, (raw) => {
+          this.onReading(station, raw, countsReports);
+        });
+      }
     } catch (error) {
       // A pin the board does not have, or an IO that refuses a mode: this configuration cannot work.
       this.settleStart?.(error instanceof Error ? error : new Error(String(error)));
@@ -275,6 +281,11 @@ export class BuzzerHub implements TableHardware {
     const health = station.health();
     for (const listener of this.healthListeners) listener(health);
   }
+}
+
+/** Whether the IO's capability report lists `mode` for `pin` (false without a report or without the mode). */
+function supportsMode(io: HubIo, pin: number, mode: number | undefined): boolean {
+  return mode !== undefined && (io.pins?.[pin]?.supportedModes ?? []).includes(mode);
 }
 
 /**

@@ -4,7 +4,10 @@
  */
 export interface HubIo {
   readonly name?: string;
-  readonly MODES: { readonly INPUT: number; readonly OUTPUT: number };
+  /** Firmata's mode numbers; `PULLUP` (INPUT_PULLUP, Firmata ≥ 2.5) where the IO knows it. */
+  readonly MODES: { readonly INPUT: number; readonly OUTPUT: number; readonly PULLUP?: number };
+  /** The capability report: per pin number, the modes the pin supports (empty: the board reserves it). */
+  readonly pins?: readonly ({ readonly supportedModes?: readonly number[] } | undefined)[];
   readonly HIGH: number;
   readonly LOW: number;
   pinMode(pin: number, mode: number): void;
