@@ -92,7 +92,7 @@ export class FirmataBoard implements SerialDevice {
     if (this.freeRun) return;
     const hostStart = performance.now();
     const simStart = this.nowUs;
-    const maxStepUs = 2000;
+    const maxStepUs = 1000;
     const state = { stop: false, done: Promise.resolve() };
     state.done = (async () => {
       while (!state.stop) {

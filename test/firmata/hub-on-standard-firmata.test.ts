@@ -20,8 +20,8 @@ import { decodeFirmata, PIN_MODE } from './firmata-wire.ts';
 import type { ButtonWire } from './uno-pins.ts';
 
 const PATH = '/dev/ttyACM-firmata';
-/** The docs' example pins (buttons 2 and 3 share Firmata port 0), a button on A0, the piezo on A1. */
-const PINS = { b1: 2, b2: 3, b3: 14, lamp1: 9, lamp2: 10, lamp3: 12, piezo: 15 } as const;
+/** The docs' example pins (buttons 2 and 3 share Firmata port 0), a button on A0, a lamp on A2, the piezo on A1. */
+const PINS = { b1: 2, b2: 3, b3: 14, lamp1: 9, lamp2: 10, lamp3: 16, piezo: 15 } as const;
 const CONFIG: Omit<BuzzerHubOptions, 'io'> = {
   buttons: [
     { id: 'buzzer-1', pin: PINS.b1, lamp: PINS.lamp1 },
@@ -73,6 +73,11 @@ async function session(overrides: Partial<BuzzerHubOptions> = {}): Promise<Sessi
 /** Lets `ms` of board time pass (the host's debounce timers run meanwhile). */
 async function settle(ms: number): Promise<void> {
   await board.waitUntilSim(board.nowUs + ms * 1000);
+}
+
+/** Waits until `pin` has not changed for `ms` of board time. */
+async function quiet(pin: number, ms: number): Promise<boolean> {
+  return board.waitFor(() => (board.pins.changes[pin]?.at(-1)?.atUs ?? 0) < board.nowUs - ms * 1000);
 }
 
 /** Presses (and releases after `holdMs`) a button at a board time `inMs` from now; waits for both events. */
@@ -131,7 +136,7 @@ describe('the johnny-five hub on the real StandardFirmata (avrgirl-arduino\'s Un
     const commands = decodeFirmata(board.received.slice(a.receivedFrom));
     const firstReport = commands.findIndex((m) => m.type === 'report-digital' && m.on);
     expect(firstReport).toBeGreaterThan(0);
-    for (const pin of [PINS.b1, PINS.b2]) {
+    for (const pin of [PINS.b1, PINS.b2, PINS.b3]) {
       const mode = commands.findIndex((m) => m.type === 'pin-mode' && m.pin === pin
         && (m.mode === PIN_MODE.INPUT || m.mode === PIN_MODE.PULLUP));
       expect(mode, `pin ${pin} configured before reporting`).toBeGreaterThanOrEqual(0);
@@ -146,5 +151,36 @@ describe('the johnny-five hub on the real StandardFirmata (avrgirl-arduino\'s Un
       // The host stamp's interval holds the true (board-time) edge.
       expect(Math.abs(pressed.time.hostUs - atUs)).toBeLessThanOrEqual(pressed.time.uncertaintyUs);
     }
+  });
+
+  it('reads a button on A0 (pin 14) as A0, and D0 stays the serial RX', async () => {
+    expect(board.pins.drive(PINS.b3)).toBe('pullup');
+    expect(board.pins.changesOf(0, a.openedUs)).toEqual([]); // D0 is never touched
+    const from = a.events.length;
+    const { atUs, pressed } = await press(a, wires.b3);
+    expect(a.events.slice(from).map((e) => [e.kind, e.station])).toEqual([['button-pressed', 'buzzer-3'], ['button-released', 'buzzer-3']]);
+    expect(Math.abs(pressed.time.hostUs - atUs)).toBeLessThanOrEqual(pressed.time.uncertaintyUs);
+  });
+
+  it('lights the lamps on their pins', async () => {
+    for (const [id, pin] of [['buzzer-1', PINS.lamp1], ['buzzer-2', PINS.lamp2], ['buzzer-3', PINS.lamp3]] as const) {
+      expect(await a.hub.setLamp(id, 'on')).toEqual({ ok: true });
+      expect(await board.waitFor(() => board.pins.drive(pin) === 'high'), `lamp on pin ${pin}`).toBe(true);
+    }
+  });
+
+  it('plays the piezo on A1 (pin 15): A1 toggles, D1 (the serial TX) never does, no button pin is driven', async () => {
+    const fromUs = board.nowUs;
+    // The tone is toggled by the host, one write per half period, on the thread the emulator runs on too:
+    // under load it plays slower. A few toggles prove the pin; the count is not the point.
+    expect(await a.hub.beep(440, 400)).toEqual({ ok: true });
+    expect(await board.waitFor(() => board.pins.changesOf(PINS.piezo, fromUs).length >= 4)).toBe(true);
+    expect(new Set(board.pins.changesOf(PINS.piezo, fromUs).map((c) => c.drive))).toEqual(new Set(['high', 'low']));
+    // It ends LOW (a passive piezo held HIGH only draws current).
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(await quiet(PINS.piezo, 50)).toBe(true);
+    expect(board.pins.drive(PINS.piezo)).toBe('low');
+    expect(board.pins.changesOf(1, fromUs)).toEqual([]);
+    expect(board.pins.shorts).toEqual([]);
   });
 });

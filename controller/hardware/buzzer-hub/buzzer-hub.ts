@@ -13,6 +13,7 @@ import { clearConnectTimers, closeTransport, describeFirmware, type HubIo } from
 import { HubStation } from './hub-station.ts';
 import { backlogWindowUs, hostEventTime, latencyBounds, ReportWindow } from './host-timestamp.ts';
 import { applyLampPattern } from './lamp-patterns.ts';
+import { digitalPiezoController } from './piezo-controller.ts';
 import { rawButtonController } from './raw-button-controller.ts';
 
 /** The longest beep: a winner's sound, not a siren (the piezo is toggled by the host, see `beep`). */
@@ -23,12 +24,12 @@ export class BuzzerHub implements TableHardware {
   private board: Board | undefined;
   private io: HubIo | undefined;
   private piezo: Piezo | undefined;
+  private haltPiezo: (() => void) | undefined;
   private stations = new Map<StationId, HubStation>();
   private window = new ReportWindow(0);
   private readonly eventListeners = new Set<(event: SensorEvent) => void>();
   private readonly healthListeners = new Set<(health: StationHealth) => void>();
   private readyTimer: NodeJS.Timeout | undefined;
-  private beepTimer: NodeJS.Timeout | undefined;
   private settleStart: ((error?: Error) => void) | undefined;
   private connectFailed = false;
   private stopping: Promise<void> | undefined;
@@ -105,7 +106,7 @@ export class BuzzerHub implements TableHardware {
         // The options carry fields @types/johnny-five does not list (pullup, a controller object).
         const buttonOptions: five.ButtonOption & Record<string, unknown> = {
           board, pin: station.config.pin, pullup: config.pullup, isPullup: config.pullup, invert: config.invert,
-          controller: rawButtonController(supportsMode(io, station.config.pin, io.MODES.PULLUP)),
+          controller: rawButtonController(station.config.pin, supportsMode(io, station.config.pin, io.MODES.PULLUP)),
         };
         // The Button resolves pull-up and invert into the reading that means "pressed".
         station.pressedValue = new five.Button(buttonOptions).downValue;
@@ -114,7 +115,13 @@ export class BuzzerHub implements TableHardware {
           station.led.off();
         }
       }
-      if (config.piezoPin !== undefined) this.piezo = new five.Piezo({ board, pin: config.piezoPin });
+      if (config.piezoPin !== undefined) {
+        // The controller object is a field @types/johnny-five does not list (it types `controller` as a string).
+        const { controller, halt } = digitalPiezoController(config.piezoPin);
+        this.haltPiezo = halt;
+        const piezoOptions: five.PiezoOption & Record<string, unknown> = { board, pin: config.piezoPin, controller };
+        this.piezo = new five.Piezo(piezoOptions);
+      }
       // Firmata reports a port (8 pins) per message; one pin per port counts the messages for the backlog.
       const counters = new Set<number>();
       for (const station of stations) {
@@ -186,7 +193,6 @@ export class BuzzerHub implements TableHardware {
   private async shutdown(): Promise<void> {
     this.settleStart?.();
     if (this.readyTimer !== undefined) clearTimeout(this.readyTimer);
-    if (this.beepTimer !== undefined) clearTimeout(this.beepTimer);
     const wasOnline = [...this.stations.values()].some((s) => s.online);
     for (const station of this.stations.values()) {
       station.cancel();
@@ -194,8 +200,9 @@ export class BuzzerHub implements TableHardware {
       station.led?.stop();
       if (wasOnline) station.led?.off();
     }
-    // noTone clears johnny-five's tone timer (a busy setImmediate loop) as well as the pin.
+    // noTone stops the tone's toggling loop (piezo-controller.ts) as well as setting the pin LOW.
     if (wasOnline) this.piezo?.noTone();
+    else this.haltPiezo?.();
     // With a port path, johnny-five created the IO itself (it exists from 'connect', before 'ready').
     const io = (this.board?.io ?? undefined) as HubIo | undefined;
     clearConnectTimers(this.board);
@@ -249,13 +256,8 @@ export class BuzzerHub implements TableHardware {
     if (!(frequencyHz >= 20 && frequencyHz <= maxHz)) return Promise.resolve(hubError('BAD_ARGUMENT', `frequency ${frequencyHz} Hz not in 20–${maxHz}`));
     if (!(durationMs >= 1 && durationMs <= MAX_BEEP_MS)) return Promise.resolve(hubError('BAD_ARGUMENT', `duration ${durationMs} ms not in 1–${MAX_BEEP_MS}`));
     return Promise.resolve(this.command(undefined, () => {
+      // The controller ends the tone on LOW by itself (piezo-controller.ts).
       piezo.frequency(frequencyHz, durationMs);
-      if (this.beepTimer !== undefined) clearTimeout(this.beepTimer);
-      // johnny-five stops toggling after the duration but may leave the pin high: end on LOW.
-      this.beepTimer = setTimeout(() => {
-        this.beepTimer = undefined;
-        if (this.stopping === undefined) piezo.noTone();
-      }, durationMs);
     }));
   }
 

@@ -16,7 +16,7 @@ import type { HubIo } from './hub-io.ts';
 /** What the controller uses of the Button it is installed on (johnny-five sets these before `initialize`). */
 interface ButtonHost {
   readonly io: HubIo;
-  readonly pin: number;
+  pin: number;
   readonly pullup: boolean;
   readonly downValue: number;
 }
@@ -43,11 +43,17 @@ export function setUpButtonPin(io: HubIo, pin: number, pullup: boolean, supports
   if (pullup) io.digitalWrite(pin, io.HIGH);
 }
 
-export function rawButtonController(supportsPullupMode: boolean): ButtonControllerDescriptor {
+/**
+ * The controller for the button on digital pin `pin`. johnny-five hands a Firmata Button's controller a pin
+ * it has renumbered (14–19 on an Uno become analog channels 0–5, i.e. D0–D5), so the controller sets up the
+ * pin it is given instead: a button on A0 is pin 14, as the hub's configuration and Firmata number it.
+ */
+export function rawButtonController(pin: number, supportsPullupMode: boolean): ButtonControllerDescriptor {
   return {
     initialize: {
       value(this: ButtonHost): void {
-        setUpButtonPin(this.io, this.pin, this.pullup, supportsPullupMode);
+        this.pin = pin;
+        setUpButtonPin(this.io, pin, this.pullup, supportsPullupMode);
       },
     },
     toBoolean: {
