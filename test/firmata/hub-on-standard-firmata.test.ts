@@ -183,4 +183,16 @@ describe('the johnny-five hub on the real StandardFirmata (avrgirl-arduino\'s Un
     expect(board.pins.changesOf(1, fromUs)).toEqual([]);
     expect(board.pins.shorts).toEqual([]);
   });
+
+  it('stop() delivers the lamps\' off and the piezo\'s noTone before the port closes', async () => {
+    expect(await a.hub.beep(440, 5000)).toEqual({ ok: true });
+    const fromUs = board.nowUs;
+    expect(await board.waitFor(() => board.pins.changesOf(PINS.piezo, fromUs).length >= 4)).toBe(true);
+    await a.hub.stop();
+    const stoppedUs = board.nowUs;
+    await settle(50);
+    for (const pin of [PINS.lamp1, PINS.lamp2, PINS.lamp3, PINS.piezo]) expect(board.pins.drive(pin), `pin ${pin}`).toBe('low');
+    // Silent after the last queued write reached the board (well within 20 ms at 57600 baud).
+    expect(board.pins.changesOf(PINS.piezo, stoppedUs + 20_000)).toEqual([]);
+  });
 });

@@ -9,12 +9,18 @@ import type { Board, Piezo } from 'johnny-five';
 import { systemClock, type Clock, type CommandResult, type EventTime, type LampPattern, type SensorEvent, type StationHealth, type StationId, type TableHardware } from '../interface.ts';
 import { resolveHubConfig, type BuzzerHubOptions, type HubConfig } from './hub-config.ts';
 import { hubError, OK } from './hub-errors.ts';
-import { clearConnectTimers, closeTransport, describeFirmware, type HubIo } from './hub-io.ts';
+import { clearConnectTimers, closeTransport, describeFirmware, flushWrites, type HubIo } from './hub-io.ts';
 import { HubStation } from './hub-station.ts';
 import { backlogWindowUs, hostEventTime, latencyBounds, ReportWindow } from './host-timestamp.ts';
 import { applyLampPattern } from './lamp-patterns.ts';
 import { digitalPiezoController } from './piezo-controller.ts';
 import { rawButtonController } from './raw-button-controller.ts';
+
+/**
+ * How long `stop()` waits for queued writes to reach the board. At 57600 baud the firmware's 64-byte buffer
+ * drains in 11 ms; the host side queues little more once the lamps and the tone have stopped.
+ */
+const STOP_FLUSH_MS = 1000;
 
 /** The longest beep: a winner's sound, not a siren (the piezo is toggled by the host, see `beep`). */
 const MAX_BEEP_MS = 10_000;
@@ -184,7 +190,10 @@ export class BuzzerHub implements TableHardware {
     }
   }
 
-  /** Closes the port and every timer; the stations go offline. Safe to call twice (and before `start`). */
+  /**
+   * Switches the lamps and the tone off, waits (at most 1 s) until those writes have reached the board,
+   * closes the port and every timer; the stations go offline. Safe to call twice (and before `start`).
+   */
   stop(): Promise<void> {
     this.stopping ??= this.shutdown();
     return this.stopping;
@@ -206,6 +215,8 @@ export class BuzzerHub implements TableHardware {
     // With a port path, johnny-five created the IO itself (it exists from 'connect', before 'ready').
     const io = (this.board?.io ?? undefined) as HubIo | undefined;
     clearConnectTimers(this.board);
+    // The off commands above are still queued: they must reach the board before the port closes.
+    if (wasOnline) await flushWrites(io, STOP_FLUSH_MS);
     await closeTransport(io);
     // johnny-five keeps every Board in a module-level cache for default mounting; ours is done.
     const cache = (five.Board as unknown as { cache?: unknown[] }).cache;
