@@ -195,4 +195,20 @@ describe('the johnny-five hub on the real StandardFirmata (avrgirl-arduino\'s Un
     // Silent after the last queued write reached the board (well within 20 ms at 57600 baud).
     expect(board.pins.changesOf(PINS.piezo, stoppedUs + 20_000)).toEqual([]);
   });
+
+  it('restarts on a board that does not reset on open: ~5 s handshake, no spurious release', async () => {
+    board.resetOnOpen = false;
+    const resets = board.resetsUs.length;
+    const b = await session();
+    expect(board.resetsUs).toHaveLength(resets);
+    expect(b.hub.health().every((h) => h.online)).toBe(true);
+    // firmata-io asks for the version only after 5 s without one (a host timer).
+    expect(b.startMs).toBeGreaterThan(4900);
+    console.info(`handshake without reset: start() took ${(b.startMs / 1000).toFixed(2)} s of host time`);
+    await settle(100);
+    expect(b.events).toEqual([]);
+    const { pressed } = await press(b, wires.b2);
+    expect(pressed).toMatchObject({ kind: 'button-pressed', station: 'buzzer-2' });
+    await b.hub.stop();
+  }, 60_000);
 });

@@ -106,6 +106,10 @@ export class BuzzerHub implements TableHardware {
       const io = board.io as HubIo;
       this.io = io;
       const stations = [...this.stations.values()].sort((a, b) => a.config.pin - b.config.pin);
+      // A board that was not reset since an earlier session still reports the ports that session read;
+      // Firmata ≤ 2.4 disables a pin's pull-up while making it an input, so that report would show the
+      // button pressed for a moment and then released. Reporting is off until every pin is set up.
+      silenceReports(io);
       // Every pin is configured first; only then is reporting switched on (below): StandardFirmata reports a
       // port as soon as its reporting is enabled, and a pin that is not yet an input reads 0 in that report.
       for (const station of stations) {
@@ -294,6 +298,12 @@ export class BuzzerHub implements TableHardware {
     const health = station.health();
     for (const listener of this.healthListeners) listener(health);
   }
+}
+
+/** Switches off the reporting of every port of the board (Firmata reports a port of 8 pins per message). */
+function silenceReports(io: HubIo): void {
+  const pins = io.pins?.length ?? 0;
+  for (let first = 0; first < pins; first += 8) io.reportDigitalPin?.(first, 0);
 }
 
 /** Whether the IO's capability report lists `mode` for `pin` (false without a report or without the mode). */

@@ -13,6 +13,8 @@ export interface HubIo {
   pinMode(pin: number, mode: number): void;
   digitalWrite(pin: number, value: number): void;
   digitalRead(pin: number, callback: (value: number) => void): void;
+  /** firmata-io: switches the reporting of `pin`'s port (8 pins) on or off. */
+  reportDigitalPin?(pin: number, value: 0 | 1): void;
   /** firmata-io: the sketch's name and version from REPORT_FIRMWARE. */
   readonly firmware?: { readonly name?: string; readonly version?: { readonly major?: number; readonly minor?: number } };
   /** firmata-io: the Firmata protocol version from REPORT_VERSION. */
