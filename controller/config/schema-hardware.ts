@@ -45,14 +45,17 @@ const Serial = Section({
 
 const HubButton = Section({
   id: StationId('The station id this button reports as (a buzzer-mode seat\'s `station`).'),
-  pin: Type.Integer({ minimum: 0, description: 'Digital pin of the button, wired to GND (internal pull-up).' }),
-  lamp: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of the button\'s lamp (a PWM pin lets it pulse).', 'x-default-text': 'none' })),
+  pin: Type.Integer({
+    minimum: 0,
+    description: 'Digital pin of the button, wired to GND (internal pull-up): 2–13, or A0–A5 as 14–19 on an Uno; never 0/1 (the serial link).',
+  }),
+  lamp: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of the button\'s lamp, numbered as `pin` (a PWM pin lets it pulse).', 'x-default-text': 'none' })),
 }, { description: 'One big buzzer button.' });
 
 const BuzzerHub = Section({
   port: Type.String({ minLength: 1, description: 'Serial port of the board running StandardFirmata (57600 baud).' }),
   buttons: Type.Array(HubButton, { minItems: 1, maxItems: 32, description: 'The buttons.' }),
-  piezo: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of a passive piezo for the winner\'s beep.', 'x-default-text': 'none' })),
+  piezo: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of a passive piezo for the winner\'s beep, numbered as `pin`.', 'x-default-text': 'none' })),
   debounceMs: Ms({ default: 5, description: 'A change counts once the pin has been quiet this long (the event keeps the first edge\'s time).' }),
 }, { description: 'A johnny-five buzzer hub for events: big buttons, lamps and a piezo.' });
 

@@ -211,4 +211,25 @@ describe('the johnny-five hub on the real StandardFirmata (avrgirl-arduino\'s Un
     expect(pressed).toMatchObject({ kind: 'button-pressed', station: 'buzzer-2' });
     await b.hub.stop();
   }, 60_000);
+
+  it('refuses the serial pins and pins the board does not have, with stable codes', async () => {
+    const neverOpened = (): never => {
+      throw new Error('must not open the port');
+    };
+    const rx = new BuzzerHub({ io: PATH, openPort: neverOpened, buttons: [{ id: 'b', pin: 1 }] });
+    await expect(rx.start()).rejects.toMatchObject({ problems: [expect.objectContaining({ code: 'PIN_RESERVED', path: 'buttons[0].pin' })] });
+    const c = session({ buttons: [{ id: 'buzzer-1', pin: 2, lamp: 20 }], piezoPin: undefined });
+    await expect(c).rejects.toMatchObject({ problems: [expect.objectContaining({ code: 'PIN_NOT_ON_BOARD', path: 'buttons[0].lamp' })] });
+    await expect(c).rejects.toThrow(/pin 20.*20 pins/);
+    // The hub closed the port before rejecting: it opens again at once.
+    const again = new SerialPortStream({ binding, path: PATH, baudRate: 57_600, autoOpen: false });
+    await new Promise<void>((resolve, reject) => {
+      again.open((error) => {
+        if (error) reject(error);
+        else again.close(() => {
+          resolve();
+        });
+      });
+    });
+  }, 60_000);
 });

@@ -6,7 +6,8 @@ import { EdgeDebouncer } from '../../controller/hardware/buzzer-hub/edge-debounc
 import {
   DEFAULT_FIRMATA_LATENCY, hostEventTime, latencyBounds, maxQueuedReports, ReportWindow, reportTransferUs,
 } from '../../controller/hardware/buzzer-hub/host-timestamp.ts';
-import type { BuzzerHubOptions } from '../../controller/hardware/buzzer-hub/hub-config.ts';
+import { resolveHubConfig, type BuzzerHubOptions } from '../../controller/hardware/buzzer-hub/hub-config.ts';
+import { checkPinsAgainstBoard } from '../../controller/hardware/buzzer-hub/pin-check.ts';
 import { setUpButtonPin } from '../../controller/hardware/buzzer-hub/raw-button-controller.ts';
 import type { Clock, SensorEvent, StationHealth } from '../../controller/hardware/interface.ts';
 
@@ -323,10 +324,32 @@ describe('BuzzerHub on mock-firmata', () => {
     expect(hub.health().map((h) => [h.online, h.errors.timeouts])).toEqual([[false, 1], [false, 1]]);
   });
 
-  it('rejects a configuration that cannot work, listing every problem', async () => {
+  it('rejects a configuration that cannot work, listing every problem with its code', async () => {
     const { hub } = makeRig({ buttons: [{ id: 'a', pin: 2 }, { id: 'a', pin: 2, lamp: 13 }], piezoPin: 13, debounceMs: -1 });
     const problems = /duplicate station id "a"[\s\S]*pin 2 is already used[\s\S]*pin 13 is already used[\s\S]*debounceMs/;
     await expect(hub.start()).rejects.toThrow(problems);
+    await expect(hub.start()).rejects.toMatchObject({
+      problems: [
+        { code: 'INVALID_CONFIG', path: 'buttons[1].id' }, { code: 'PIN_CONFLICT', path: 'buttons[1].pin' },
+        { code: 'PIN_CONFLICT', path: 'piezoPin' }, { code: 'INVALID_CONFIG', path: 'debounceMs' },
+      ],
+    });
+  });
+
+  it('refuses pins the board\'s capability report does not offer, with the port closed again', async () => {
+    // mock-firmata's Uno: pins 0/1 list no mode, there is no pin 20.
+    const rig = makeRig({ buttons: [{ id: 'a', pin: 1 }, { id: 'b', pin: 20, lamp: 21 }], piezoPin: undefined });
+    const start = rig.hub.start();
+    rig.io.emit('connect');
+    rig.io.emit('ready');
+    await expect(start).rejects.toMatchObject({
+      problems: [
+        { code: 'PIN_RESERVED', path: 'buttons[0].pin' }, { code: 'PIN_NOT_ON_BOARD', path: 'buttons[1].pin' },
+        { code: 'PIN_NOT_ON_BOARD', path: 'buttons[1].lamp' },
+      ],
+    });
+    expect(rig.calls.pinMode).toEqual([]); // nothing was set up
+    expect(rig.hub.health().every((h) => !h.online)).toBe(true);
   });
 
   it('stops safely twice, goes offline and ignores later reports', async () => {
@@ -341,6 +364,31 @@ describe('BuzzerHub on mock-firmata', () => {
     const { hub: never } = makeRig();
     await never.stop();
     await never.stop();
+  });
+});
+
+describe('pins against the capability report', () => {
+  const config = (buttons: BuzzerHubOptions['buttons'], piezoPin?: number) =>
+    resolveHubConfig({ io: () => undefined, buttons, ...(piezoPin === undefined ? {} : { piezoPin }) }).config;
+  const MODES = { INPUT: 0, OUTPUT: 1, PULLUP: 11 };
+  // A Nano: A6/A7 (20, 21) are analog inputs only; pins 0/1 list nothing.
+  const nano = [[], [], ...Array.from({ length: 18 }, () => [0, 1, 4]), [2], [2]].map((supportedModes) => ({ supportedModes }));
+
+  it('accepts digital pins and A0–A5, refuses analog-only pins with the modes they have', () => {
+    expect(checkPinsAgainstBoard(config([{ id: 'a', pin: 2, lamp: 14 }], 19), nano, MODES)).toEqual([]);
+    expect(checkPinsAgainstBoard(config([{ id: 'a', pin: 20 }], 21), nano, MODES)).toEqual([
+      { code: 'PIN_MODE_UNSUPPORTED', path: 'buttons[0].pin', message: 'pin 20 cannot be a digital input (its modes: analog)' },
+      { code: 'PIN_MODE_UNSUPPORTED', path: 'piezoPin', message: 'pin 21 cannot be a digital output (its modes: analog)' },
+    ]);
+  });
+
+  it('checks nothing when the IO has no report', () => {
+    expect(checkPinsAgainstBoard(config([{ id: 'a', pin: 99 }]), undefined, MODES)).toEqual([]);
+  });
+
+  it('refuses D0/D1 before opening a serial port', () => {
+    const { errors } = resolveHubConfig({ io: '/dev/ttyACM0', buttons: [{ id: 'a', pin: 0, lamp: 1 }] });
+    expect(errors.map((e) => [e.code, e.path])).toEqual([['PIN_RESERVED', 'buttons[0].pin'], ['PIN_RESERVED', 'buttons[0].lamp']]);
   });
 });
 

@@ -8,12 +8,13 @@ import five from 'johnny-five';
 import type { Board, Piezo } from 'johnny-five';
 import { systemClock, type Clock, type CommandResult, type EventTime, type LampPattern, type SensorEvent, type StationHealth, type StationId, type TableHardware } from '../interface.ts';
 import { resolveHubConfig, type BuzzerHubOptions, type HubConfig } from './hub-config.ts';
-import { hubError, OK } from './hub-errors.ts';
+import { hubError, HubSetupError, OK } from './hub-errors.ts';
 import { clearConnectTimers, closeTransport, describeFirmware, flushWrites, type HubIo } from './hub-io.ts';
 import { HubStation } from './hub-station.ts';
 import { backlogWindowUs, hostEventTime, latencyBounds, ReportWindow } from './host-timestamp.ts';
 import { applyLampPattern } from './lamp-patterns.ts';
 import { digitalPiezoController } from './piezo-controller.ts';
+import { checkPinsAgainstBoard } from './pin-check.ts';
 import { rawButtonController } from './raw-button-controller.ts';
 
 /**
@@ -44,14 +45,16 @@ export class BuzzerHub implements TableHardware {
   constructor(private readonly options: BuzzerHubOptions, private readonly clock: Clock = systemClock) {}
 
   /**
-   * Validates the configuration (rejects, listing every problem, if it cannot work), creates the board and
-   * waits up to `readyTimeoutMs` for it. A board that fails or does not answer in time leaves the stations
+   * Validates the configuration, creates the board and waits up to `readyTimeoutMs` for it, then checks the
+   * pins against the board's capability report. A configuration that cannot work rejects with a
+   * {@link HubSetupError} listing every problem with its code (before anything is opened, or after the
+   * report, with the port closed again). A board that fails or does not answer in time leaves the stations
    * offline with the failure counted (`disconnects` or `timeouts`), and `start()` resolves all the same.
    */
   async start(): Promise<void> {
     if (this.board !== undefined || this.stopping !== undefined) return;
     const { config, errors } = resolveHubConfig(this.options);
-    if (errors.length > 0) throw new Error(`buzzer hub: invalid configuration:\n  ${errors.join('\n  ')}`);
+    if (errors.length > 0) throw new HubSetupError(errors);
     this.config = config;
     this.window = new ReportWindow(backlogWindowUs(config.latency));
     this.stations = new Map(config.buttons.map((b) => [b.id, new HubStation(b, config.debounceMs, (e) => {
@@ -102,9 +105,15 @@ export class BuzzerHub implements TableHardware {
     // 'ready' comes once per board (the typings have no `once`); stay safe if an IO emits it again.
     if (this.stopping !== undefined || this.config === undefined || this.io !== undefined) return;
     const config = this.config;
+    const io = board.io as HubIo;
+    this.io = io;
+    // The board's own capability report is the authority on its pins (StandardFirmata: none for D0/D1).
+    const problems = checkPinsAgainstBoard(config, io.pins, io.MODES);
+    if (problems.length > 0) {
+      this.failSetup(new HubSetupError(problems));
+      return;
+    }
     try {
-      const io = board.io as HubIo;
-      this.io = io;
       const stations = [...this.stations.values()].sort((a, b) => a.config.pin - b.config.pin);
       // A board that was not reset since an earlier session still reports the ports that session read;
       // Firmata ≤ 2.4 disables a pin's pull-up while making it an input, so that report would show the
@@ -143,18 +152,25 @@ export class BuzzerHub implements TableHardware {
         });
       }
     } catch (error) {
-      // A pin the board does not have, or an IO that refuses a mode: this configuration cannot work.
-      this.settleStart?.(error instanceof Error ? error : new Error(String(error)));
+      // An IO that refuses a mode or a pin the check could not know about: this configuration cannot work.
+      this.failSetup(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    const firmware = describeFirmware(this.io);
-    const port = typeof config.io === 'string' ? config.io : this.io.name;
+    const firmware = describeFirmware(io);
+    const port = typeof config.io === 'string' ? config.io : io.name;
     const now = this.clock.wallMs();
     for (const station of this.stations.values()) {
       Object.assign(station, { online: true, firmware, port, lastSeenMs: now });
       this.emitHealth(station);
     }
     this.settleStart?.();
+  }
+
+  /** Closes the port, then rejects `start()` with `error` (a caller may retry at once: the port is free). */
+  private failSetup(error: Error): void {
+    const settle = this.settleStart;
+    this.settleStart = undefined;
+    void this.stop().then(() => settle?.(error));
   }
 
   /** A pin reading from the IO: stamped here, first, before anything else can delay it. */

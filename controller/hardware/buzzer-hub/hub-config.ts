@@ -3,13 +3,17 @@
  * their lamps, the piezo, debouncing and the latency model behind the host timestamps. Validated once by
  * `resolveHubConfig`, which reports every problem at once (design principle 9).
  */
+import { hubProblem, type HubProblem } from './hub-errors.ts';
 import { DEFAULT_FIRMATA_LATENCY, type LatencyModel } from './host-timestamp.ts';
 
 /** One big event buzzer: a button wired from `pin` to GND (internal pull-up), optionally with a lamp. */
 export interface HubButtonConfig {
   /** The station id this button reports as, e.g. `buzzer-1`. Unique within the hub. */
   readonly id: string;
-  /** Digital pin number as the IO numbers it (Firmata on an Uno: 2–13, A0–A5 = 14–19). */
+  /**
+   * Digital pin number as Firmata numbers it (an Uno: 2–13, and A0–A5 = 14–19; D0/D1 are the serial link).
+   * Checked against the board's capability report at start-up.
+   */
   readonly pin: number;
   /** Pin of the button's lamp (an LED, or a lamp driver's input). A PWM pin lets `pulse` fade. */
   readonly lamp?: number;
@@ -81,9 +85,18 @@ export const HUB_DEFAULTS = { pullup: true, debounceMs: 5, readyTimeoutMs: 10_00
 const isPin = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 const isNonNegative = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n >= 0;
 
+/**
+ * The pins a serial StandardFirmata board never frees: D0 (RX) and D1 (TX) carry the link to the host on an
+ * Uno, a Nano and a Mega. Refused before the port is opened; the capability report confirms it later.
+ */
+export const SERIAL_PINS: Readonly<Record<number, string>> = { 0: 'D0 is the serial RX', 1: 'D1 is the serial TX' };
+
 /** Fills in defaults and checks the options; `errors` lists every problem (empty = usable). */
-export function resolveHubConfig(options: BuzzerHubOptions): { config: HubConfig; errors: string[] } {
-  const errors: string[] = [];
+export function resolveHubConfig(options: BuzzerHubOptions): { config: HubConfig; errors: HubProblem[] } {
+  const errors: HubProblem[] = [];
+  const invalid = (path: string, message: string): void => {
+    errors.push(hubProblem('INVALID_CONFIG', path, message));
+  };
   const pullup = options.pullup ?? HUB_DEFAULTS.pullup;
   const config: HubConfig = {
     io: options.io,
@@ -97,36 +110,42 @@ export function resolveHubConfig(options: BuzzerHubOptions): { config: HubConfig
     latency: { ...DEFAULT_FIRMATA_LATENCY, ...options.latency },
   };
 
-  if (typeof config.io !== 'string' && typeof config.io !== 'function') errors.push('io: a port path or an IO factory is required');
-  if (typeof config.io === 'string' && config.io.length === 0) errors.push('io: the port path is empty');
-  if (config.buttons.length === 0) errors.push('buttons: at least one button is required');
+  if (typeof config.io !== 'string' && typeof config.io !== 'function') invalid('io', 'a port path or an IO factory is required');
+  if (typeof config.io === 'string' && config.io.length === 0) invalid('io', 'the port path is empty');
+  if (config.buttons.length === 0) invalid('buttons', 'at least one button is required');
+  const serial = typeof config.io === 'string';
 
   // Every pin drives exactly one thing: a lamp on a button's pin would turn its pull-up into an output.
   const owners = new Map<number, string>();
   const claim = (pin: unknown, what: string): void => {
     if (!isPin(pin)) {
-      errors.push(`${what}: pin must be a non-negative integer, got ${String(pin)}`);
+      invalid(what, `pin must be a non-negative integer, got ${String(pin)}`);
+      return;
+    }
+    const reserved = SERIAL_PINS[pin];
+    if (serial && reserved !== undefined) {
+      errors.push(hubProblem('PIN_RESERVED', what, `pin ${pin}: ${reserved}, StandardFirmata's link to the controller`));
       return;
     }
     const owner = owners.get(pin);
-    if (owner !== undefined) errors.push(`${what}: pin ${pin} is already used by ${owner}`);
+    if (owner !== undefined) errors.push(hubProblem('PIN_CONFLICT', what, `pin ${pin} is already used by ${owner}`));
     else owners.set(pin, what);
   };
   const ids = new Set<string>();
   for (const [i, b] of config.buttons.entries()) {
     const label = `buttons[${i}]`;
-    if (typeof b.id !== 'string' || b.id.length === 0) errors.push(`${label}.id: a station id is required`);
-    else if (ids.has(b.id)) errors.push(`${label}.id: duplicate station id "${b.id}"`);
+    if (typeof b.id !== 'string' || b.id.length === 0) invalid(`${label}.id`, 'a station id is required');
+    else if (ids.has(b.id)) invalid(`${label}.id`, `duplicate station id "${b.id}"`);
     else ids.add(b.id);
     claim(b.pin, `${label}.pin`);
     if (b.lamp !== undefined) claim(b.lamp, `${label}.lamp`);
   }
   if (config.piezoPin !== undefined) claim(config.piezoPin, 'piezoPin');
 
-  if (!isNonNegative(config.debounceMs)) errors.push('debounceMs: must be a number ≥ 0');
-  if (!isNonNegative(config.readyTimeoutMs) || config.readyTimeoutMs === 0) errors.push('readyTimeoutMs: must be a number > 0');
+  if (!isNonNegative(config.debounceMs)) invalid('debounceMs', 'must be a number ≥ 0');
+  if (!isNonNegative(config.readyTimeoutMs) || config.readyTimeoutMs === 0) invalid('readyTimeoutMs', 'must be a number > 0');
   for (const [key, value] of Object.entries(config.latency)) {
-    if (!isNonNegative(value)) errors.push(`latency.${key}: must be a number ≥ 0`);
+    if (!isNonNegative(value)) invalid(`latency.${key}`, 'must be a number ≥ 0');
   }
   return { config, errors };
 }
