@@ -10,11 +10,11 @@
  *
  * Time: johnny-five and firmata-io run on host timers (firmata-io asks for the version after 5 s of host
  * time), so the board **free-runs**: simulated time follows the host clock × `speed`, as a real board's does
- * (`start()`/`stop()`). Each byte the board sends reaches the host at the end of its stop bit, and the
- * simulation pauses there, so host code sees it at that simulated moment (plus host latency).
+ * (`start()`/`stop()`), in steps of at most `STEP_US`. Each byte the board sends reaches the host at the end
+ * of its stop bit (exactly, in `sent`); host code runs when that step ends.
  */
 import { createRequire } from 'node:module';
-import { AvrRunner, CYCLES_PER_US, yieldToEventLoop, type Mcu } from '../emulator/avr-runner.ts';
+import { AvrRunner, CPU_HZ, CYCLES_PER_US, yieldToEventLoop, type Mcu } from '../emulator/avr-runner.ts';
 import type { SerialDevice } from '../emulator/usart-binding.ts';
 import type { TimedByte } from './firmata-wire.ts';
 import { UnoPins } from './uno-pins.ts';
@@ -23,6 +23,12 @@ const require = createRequire(import.meta.url);
 
 /** The prebuilt StandardFirmata for the Uno that avrgirl-arduino ships (no network, no Firmata sources). */
 export const STANDARD_FIRMATA_UNO_HEX = require.resolve('avrgirl-arduino/junk/hex/uno/StandardFirmata.cpp.hex');
+
+/**
+ * The longest stretch of simulated time the free-running loop runs before it yields to the event loop:
+ * how late (in simulated time) host code can see a byte, and how finely host and board time interleave.
+ */
+export const STEP_US = 250;
 
 export interface FirmataBoardOptions {
   /** Reset the MCU when the port opens (an Uno's DTR auto-reset). Default true; changeable later. */
@@ -92,7 +98,7 @@ export class FirmataBoard implements SerialDevice {
     if (this.freeRun) return;
     const hostStart = performance.now();
     const simStart = this.nowUs;
-    const maxStepUs = 1000;
+    const maxStepUs = STEP_US;
     const state = { stop: false, done: Promise.resolve() };
     state.done = (async () => {
       while (!state.stop) {
@@ -167,15 +173,18 @@ export class FirmataBoard implements SerialDevice {
     this.rxInFlight = undefined;
     mcu.usart.onByteTransmit = (byte) => {
       if (mcu !== this.mcu) return;
-      const charUs = (10 / mcu.usart.baudRate) * 1e6;
-      // The host has the byte once its stop bit is out; pause there so host code runs at that moment.
-      this.runner.after(charUs, () => {
+      // The host has the byte once its stop bit is out: an avr8js clock event fires at that exact cycle.
+      // (A runner world event scheduled from inside an instruction, as this hook runs, would fire only at
+      // the end of the running slice, up to a slice late.) The host code then runs when the current
+      // free-running step ends, at most STEP_US later in simulated time.
+      mcu.cpu.addClockEvent(() => {
+        if (mcu !== this.mcu) return;
         this.sent.push({ byte, atUs: this.nowUs });
         if (this.transmitListeners.size === 0) return;
         const bytes = Uint8Array.of(byte);
         for (const listener of this.transmitListeners) listener(bytes);
         this.runner.requestBreak();
-      });
+      }, Math.round((10 * CPU_HZ) / mcu.usart.baudRate)); // 8N1: 10 bits a byte
     };
     mcu.usart.onRxComplete = () => {
       if (this.rxInFlight !== undefined) this.received.push({ byte: this.rxInFlight, atUs: this.nowUs });
