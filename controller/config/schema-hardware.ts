@@ -57,6 +57,11 @@ const BuzzerHub = Section({
   buttons: Type.Array(HubButton, { minItems: 1, maxItems: 32, description: 'The buttons.' }),
   piezo: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of a passive piezo for the winner\'s beep, numbered as `pin`.', 'x-default-text': 'none' })),
   debounceMs: Ms({ default: 5, description: 'A change counts once the pin has been quiet this long (the event keeps the first edge\'s time).' }),
+  hostDelayMs: Ms({
+    default: 50,
+    description: 'Allowance for the controller host\'s delay in reading a report (kernel, event loop): part of every hub stamp\'s '
+      + 'uncertainty. 50 held for 98–99 % of edges on a heavily loaded machine (docs/buzzer-hub.md); lower it only after measuring your host.',
+  }, 1),
 }, { description: 'A johnny-five buzzer hub for events: big buttons, lamps and a piezo.' });
 
 export const Hardware = Section({

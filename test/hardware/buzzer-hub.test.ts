@@ -113,8 +113,8 @@ afterEach(async () => {
 });
 
 // The default model's figures, as docs/buzzer-hub.md states them.
-const TRANSFER_US = 30e6 / 57_600; // 520.83 µs: 3 bytes × 10 bits
-const MAX_US = 500 + TRANSFER_US + 4096 + 1000 + 2000; // 8116.83 µs with nothing queued ahead
+const TRANSFER_US = 30e6 / 58_824; // 510.0 µs: 3 bytes × 10 bits at the 58 824 baud an Uno runs for 57600
+const MAX_US = 500 + TRANSFER_US + 4096 + 1000 + 50_000; // 56 106 µs with nothing queued ahead
 
 describe('host timestamp model', () => {
   it('derives the default bounds from the Firmata path', () => {
@@ -130,7 +130,7 @@ describe('host timestamp model', () => {
   it('reports the middle of the latency interval and a half width that still holds both ends', () => {
     const b = latencyBounds(DEFAULT_FIRMATA_LATENCY, 0);
     const t = hostEventTime(1_000_000, b);
-    expect(t).toEqual({ source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799 });
+    expect(t).toEqual({ source: 'host', epoch: 0, deviceUs: 971_692, hostUs: 971_692, uncertaintyUs: 27_799 });
     expect(t.hostUs - t.uncertaintyUs).toBeLessThanOrEqual(1_000_000 - b.maxUs);
     expect(t.hostUs + t.uncertaintyUs).toBeGreaterThanOrEqual(1_000_000 - b.minUs);
   });
@@ -202,7 +202,7 @@ describe('BuzzerHub on mock-firmata', () => {
     }, { timeout: 2000 });
     expect(events[0]).toEqual({
       kind: 'button-pressed', station: 'buzzer-1', button: 'buzzer',
-      time: { source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799 },
+      time: { source: 'host', epoch: 0, deviceUs: 971_692, hostUs: 971_692, uncertaintyUs: 27_799 },
     });
   });
 
@@ -218,7 +218,7 @@ describe('BuzzerHub on mock-firmata', () => {
     await vi.waitFor(() => {
       expect(events).toHaveLength(2);
     }, { timeout: 2000 });
-    expect(events[1]).toMatchObject({ kind: 'button-released', station: 'buzzer-1', time: { hostUs: 1_995_681 } });
+    expect(events[1]).toMatchObject({ kind: 'button-released', station: 'buzzer-1', time: { hostUs: 1_971_692 } });
     report(PINS.b2, 0); // a spike on buzzer-2, gone before the debounce ends
     report(PINS.b2, 1);
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -255,8 +255,8 @@ describe('BuzzerHub on mock-firmata', () => {
       expect(events).toHaveLength(1);
     }, { timeout: 2000 });
     expect(events[0]?.time).toEqual(hostEventTime(5_000_000, latencyBounds(DEFAULT_FIRMATA_LATENCY, 1)));
-    // One 520.8 µs transfer more at the far end: ±3799 → ±4059 µs.
-    expect(events[0]?.time).toMatchObject({ hostUs: 4_995_421, uncertaintyUs: 4059 });
+    // One 510 µs transfer more at the far end: ±27 799 → ±28 054 µs.
+    expect(events[0]?.time).toMatchObject({ hostUs: 4_971_437, uncertaintyUs: 28_054 });
   });
 
   it('drives the lamps through the IO', async () => {
