@@ -28,7 +28,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BuzzerHub } from '../../controller/hardware/buzzer-hub/buzzer-hub.ts';
-import { DEFAULT_FIRMATA_LATENCY } from '../../controller/hardware/buzzer-hub/host-timestamp.ts';
+import { DEFAULT_FIRMATA_LATENCY, latencyBounds, maxQueuedReports } from '../../controller/hardware/buzzer-hub/host-timestamp.ts';
 import type { SensorEvent } from '../../controller/hardware/interface.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -147,6 +147,11 @@ async function run(load: number, presses: number, speed: number, traffic: boolea
     if (goReports.length !== goArrivals.length) throw new Error(`${goReports.length} reports but ${goArrivals.length} arrivals`);
     const samples: Sample[] = [];
     let missing = 0;
+    const bounds = (ahead: number): number => {
+      const b = latencyBounds(DEFAULT_FIRMATA_LATENCY, ahead);
+      return (b.minUs + b.maxUs) / 2;
+    };
+    const centre = { min: bounds(0), max: bounds(maxQueuedReports(DEFAULT_FIRMATA_LATENCY)) };
     for (const edge of edges.slice(-2 * presses)) {
       // The first report after the edge showing the new level of D2 (bit 2; pressed reads LOW).
       const k = goReports.findIndex((r) => r.startSimUs >= edge.simUs - 200 && ((r.value >> 2) & 1) === (edge.pressed ? 0 : 1));
@@ -157,10 +162,13 @@ async function run(load: number, presses: number, speed: number, traffic: boolea
       const hostUs = Number(arrival - report.writeNs) / 1000;
       // The edge on the host time line: the report left the board `firmwareUs` after it, at its write.
       const edgeHostUs = Number(report.writeNs) / 1000 - firmwareUs;
-      // Its event: the same kind, stamped within 100 ms (presses are 250 ms apart). The debounce runs on
-      // arrival time: a press whose report is held up until its release's arrives is dropped as a glitch.
+      // Its event: the one stamped at this report's arrival (hostUs = arrival − the centre of the latency
+      // interval, which only the reports counted ahead move). The debounce runs on arrival time: a press
+      // whose report is held up until its release's arrives is dropped as a glitch, and has no event.
       const kind = edge.pressed ? 'button-pressed' : 'button-released';
-      const event = events.find((e) => e.kind === kind && Math.abs(e.time.hostUs - edgeHostUs) < 100_000);
+      const arrivalUs = Number(arrival / 1000n);
+      const event = events.find((e) => e.kind === kind
+        && arrivalUs - e.time.hostUs >= centre.min - 1 && arrivalUs - e.time.hostUs <= centre.max + 1);
       if (event === undefined) missing++;
       samples.push({
         scanUs: report.startSimUs - edge.simUs, firmwareUs, hostUs,

@@ -62,7 +62,11 @@ export interface BuzzerHubOptions {
    * shorter than this that returns to the old level is a glitch and ignored. Default 5, as the seat stations.
    */
   readonly debounceMs?: number;
-  /** How long `start()` waits for the board's `ready` (ms). Default 10 000 (an Uno's bootloader takes ~2 s). */
+  /**
+   * How long `start()` waits for the board's `ready` (ms). Default 10 000: the handshake takes ~2 s after the
+   * reset on open (StandardFirmata blinks its version first) and ~5 s on a board that does not reset
+   * (firmata-io asks for the version after 5 s); docs/buzzer-hub.md.
+   */
   readonly readyTimeoutMs?: number;
   /** Overrides of the latency model (defaults: StandardFirmata on an Uno over its ATmega16U2, 57600 baud). */
   readonly latency?: Partial<LatencyModel>;
