@@ -267,6 +267,7 @@ export class ControllerApp {
     // Buzzer hub buttons come from the hub; everything else from the seat stations (serial or simulated).
     const hub = new BuzzerHub({
       io: hubConfig.port, buttons: hubConfig.buttons, debounceMs: hubConfig.debounceMs,
+      latency: { eventLoopUs: hubConfig.hostDelayMs * 1000 },
       ...(hubConfig.piezo === undefined ? {} : { piezoPin: hubConfig.piezo }),
     });
     this.hub = hub;

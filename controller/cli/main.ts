@@ -41,6 +41,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'buzzer mode: export every press as CSV; replay a question\'s ranking to settle a dispute',
     load: async () => import('./commands/buzzer.ts').then((m) => ({ help: m.buzzerHelp, run: m.buzzerCommand })),
   },
+  flash: {
+    summary: 'put a station\'s firmware or StandardFirmata (buzzer hub) on a board, with progress (avrgirl-arduino)',
+    load: async () => import('./commands/flash.ts').then((m) => ({ help: m.flashHelp, run: m.flashCommand })),
+  },
   config: {
     summary: 'check a configuration file, print examples and the key reference',
     load: async () => import('./commands/config-check.ts').then((m) => ({ help: m.configHelp, run: m.configCommand })),

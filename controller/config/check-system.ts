@@ -43,7 +43,10 @@ function checkPorts(mqtt: Record<string, unknown>, dashboard: Record<string, unk
   return errors;
 }
 
-/** The hub: unique button ids, one job per pin (a lamp on a button's pin would turn its pull-up into an output). */
+/**
+ * The hub: unique button ids, one job per pin (a lamp on a button's pin would turn its pull-up into an output),
+ * never D0/D1. Whether the board has a pin at all is checked by the hub against the board's capability report.
+ */
 function checkHub(hardware: Record<string, unknown>): ConfigError[] {
   const hub = hardware.buzzerHub;
   if (hub === undefined) return [];
@@ -52,6 +55,11 @@ function checkHub(hardware: Record<string, unknown>): ConfigError[] {
   const pins = new Map<number, string>();
   const claim = (pin: unknown, path: string): void => {
     if (typeof pin !== 'number') return;
+    // The hub's board speaks StandardFirmata over its serial port: D0 (RX) and D1 (TX) are that link.
+    if (pin === 0 || pin === 1) {
+      errors.push(configError('CONFIG_INVALID', path, `pin ${pin} is D${pin}, the board's serial ${pin === 0 ? 'RX' : 'TX'} (StandardFirmata's link): use 2–13 or A0–A5 = 14–19 on an Uno`));
+      return;
+    }
     const owner = pins.get(pin);
     if (owner !== undefined) errors.push(configError('CONFIG_CONFLICT', path, `pin ${pin} is already used by ${owner}`));
     else pins.set(pin, path);

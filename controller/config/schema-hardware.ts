@@ -87,15 +87,23 @@ const Serial = Section({
 
 const HubButton = Section({
   id: StationId('The station id this button reports as (a buzzer-mode seat\'s `station`).'),
-  pin: Type.Integer({ minimum: 0, description: 'Digital pin of the button, wired to GND (internal pull-up).' }),
-  lamp: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of the button\'s lamp (a PWM pin lets it pulse).', 'x-default-text': 'none' })),
+  pin: Type.Integer({
+    minimum: 0,
+    description: 'Digital pin of the button, wired to GND (internal pull-up): 2–13, or A0–A5 as 14–19 on an Uno; never 0/1 (the serial link).',
+  }),
+  lamp: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of the button\'s lamp, numbered as `pin` (a PWM pin lets it pulse).', 'x-default-text': 'none' })),
 }, { description: 'One big buzzer button.' });
 
 const BuzzerHub = Section({
   port: Type.String({ minLength: 1, description: 'Serial port of the board running StandardFirmata (57600 baud).' }),
   buttons: Type.Array(HubButton, { minItems: 1, maxItems: 32, description: 'The buttons.' }),
-  piezo: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of a passive piezo for the winner\'s beep.', 'x-default-text': 'none' })),
+  piezo: Type.Optional(Type.Integer({ minimum: 0, description: 'Pin of a passive piezo for the winner\'s beep, numbered as `pin`.', 'x-default-text': 'none' })),
   debounceMs: Ms({ default: 5, description: 'A change counts once the pin has been quiet this long (the event keeps the first edge\'s time).' }),
+  hostDelayMs: Ms({
+    default: 50,
+    description: 'Allowance for the controller host\'s delay in reading a report (kernel, event loop): part of every hub stamp\'s '
+      + 'uncertainty. 50 held for 98–99 % of edges on a heavily loaded machine (docs/buzzer-hub.md); lower it only after measuring your host.',
+  }, 1),
 }, { description: 'A johnny-five buzzer hub for events: big buttons, lamps and a piezo.' });
 
 export const Hardware = Section({

@@ -113,6 +113,13 @@ describe('cross-field checks', () => {
     ]);
   });
 
+  it('refuses the hub\'s serial pins D0/D1', () => {
+    expect(problems({ hardware: { buzzerHub: { port: '/dev/ttyACM0', buttons: [{ id: 'b1', pin: 1 }], piezo: 0 } } })).toEqual([
+      'CONFIG_INVALID hardware.buzzerHub.buttons.0.pin: pin 1 is D1, the board\'s serial TX (StandardFirmata\'s link): use 2–13 or A0–A5 = 14–19 on an Uno',
+      'CONFIG_INVALID hardware.buzzerHub.piezo: pin 0 is D0, the board\'s serial RX (StandardFirmata\'s link): use 2–13 or A0–A5 = 14–19 on an Uno',
+    ]);
+  });
+
   it('still reports cross-field clashes next to schema mistakes, without repeating one mistake', () => {
     expect(problems({
       tables: [{ id: 'a', mode: 'zip-zap', seats: [{ id: 'x', station: 's1' }, { id: 'y', station: 's1' }], seed: false }],

@@ -6,7 +6,9 @@ import { EdgeDebouncer } from '../../controller/hardware/buzzer-hub/edge-debounc
 import {
   DEFAULT_FIRMATA_LATENCY, hostEventTime, latencyBounds, maxQueuedReports, ReportWindow, reportTransferUs,
 } from '../../controller/hardware/buzzer-hub/host-timestamp.ts';
-import type { BuzzerHubOptions } from '../../controller/hardware/buzzer-hub/hub-config.ts';
+import { resolveHubConfig, type BuzzerHubOptions } from '../../controller/hardware/buzzer-hub/hub-config.ts';
+import { checkPinsAgainstBoard } from '../../controller/hardware/buzzer-hub/pin-check.ts';
+import { setUpButtonPin } from '../../controller/hardware/buzzer-hub/raw-button-controller.ts';
 import type { Clock, SensorEvent, StationHealth } from '../../controller/hardware/interface.ts';
 
 // mock-firmata ships no typings; this is the part of it (and of board-io underneath) the test drives.
@@ -111,8 +113,8 @@ afterEach(async () => {
 });
 
 // The default model's figures, as docs/buzzer-hub.md states them.
-const TRANSFER_US = 30e6 / 57_600; // 520.83 µs: 3 bytes × 10 bits
-const MAX_US = 500 + TRANSFER_US + 4096 + 1000 + 2000; // 8116.83 µs with nothing queued ahead
+const TRANSFER_US = 30e6 / 58_824; // 510.0 µs: 3 bytes × 10 bits at the 58 824 baud an Uno runs for 57600
+const MAX_US = 500 + TRANSFER_US + 4096 + 1000 + 50_000; // 56 106 µs with nothing queued ahead
 
 describe('host timestamp model', () => {
   it('derives the default bounds from the Firmata path', () => {
@@ -128,7 +130,7 @@ describe('host timestamp model', () => {
   it('reports the middle of the latency interval and a half width that still holds both ends', () => {
     const b = latencyBounds(DEFAULT_FIRMATA_LATENCY, 0);
     const t = hostEventTime(1_000_000, b);
-    expect(t).toEqual({ source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799, beforeUs: 0, afterUs: 0 });
+    expect(t).toEqual({ source: 'host', epoch: 0, deviceUs: 971_692, hostUs: 971_692, uncertaintyUs: 27_799, beforeUs: 0, afterUs: 0 });
     expect(t.hostUs - t.uncertaintyUs).toBeLessThanOrEqual(1_000_000 - b.maxUs);
     expect(t.hostUs + t.uncertaintyUs).toBeGreaterThanOrEqual(1_000_000 - b.minUs);
   });
@@ -200,7 +202,7 @@ describe('BuzzerHub on mock-firmata', () => {
     }, { timeout: 2000 });
     expect(events[0]).toEqual({
       kind: 'button-pressed', station: 'buzzer-1', button: 'buzzer',
-      time: { source: 'host', epoch: 0, deviceUs: 995_681, hostUs: 995_681, uncertaintyUs: 3799, beforeUs: 0, afterUs: 0 },
+      time: { source: 'host', epoch: 0, deviceUs: 971_692, hostUs: 971_692, uncertaintyUs: 27_799, beforeUs: 0, afterUs: 0 },
     });
   });
 
@@ -216,7 +218,7 @@ describe('BuzzerHub on mock-firmata', () => {
     await vi.waitFor(() => {
       expect(events).toHaveLength(2);
     }, { timeout: 2000 });
-    expect(events[1]).toMatchObject({ kind: 'button-released', station: 'buzzer-1', time: { hostUs: 1_995_681 } });
+    expect(events[1]).toMatchObject({ kind: 'button-released', station: 'buzzer-1', time: { hostUs: 1_971_692 } });
     report(PINS.b2, 0); // a spike on buzzer-2, gone before the debounce ends
     report(PINS.b2, 1);
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -253,8 +255,8 @@ describe('BuzzerHub on mock-firmata', () => {
       expect(events).toHaveLength(1);
     }, { timeout: 2000 });
     expect(events[0]?.time).toEqual(hostEventTime(5_000_000, latencyBounds(DEFAULT_FIRMATA_LATENCY, 1)));
-    // One 520.8 µs transfer more at the far end: ±3799 → ±4059 µs.
-    expect(events[0]?.time).toMatchObject({ hostUs: 4_995_421, uncertaintyUs: 4059 });
+    // One 510 µs transfer more at the far end: ±27 799 → ±28 054 µs.
+    expect(events[0]?.time).toMatchObject({ hostUs: 4_971_437, uncertaintyUs: 28_054 });
   });
 
   it('drives the lamps through the IO', async () => {
@@ -327,10 +329,32 @@ describe('BuzzerHub on mock-firmata', () => {
     expect(hub.health().map((h) => [h.online, h.errors.timeouts])).toEqual([[false, 1], [false, 1]]);
   });
 
-  it('rejects a configuration that cannot work, listing every problem', async () => {
+  it('rejects a configuration that cannot work, listing every problem with its code', async () => {
     const { hub } = makeRig({ buttons: [{ id: 'a', pin: 2 }, { id: 'a', pin: 2, lamp: 13 }], piezoPin: 13, debounceMs: -1 });
     const problems = /duplicate station id "a"[\s\S]*pin 2 is already used[\s\S]*pin 13 is already used[\s\S]*debounceMs/;
     await expect(hub.start()).rejects.toThrow(problems);
+    await expect(hub.start()).rejects.toMatchObject({
+      problems: [
+        { code: 'INVALID_CONFIG', path: 'buttons[1].id' }, { code: 'PIN_CONFLICT', path: 'buttons[1].pin' },
+        { code: 'PIN_CONFLICT', path: 'piezoPin' }, { code: 'INVALID_CONFIG', path: 'debounceMs' },
+      ],
+    });
+  });
+
+  it('refuses pins the board\'s capability report does not offer, with the port closed again', async () => {
+    // mock-firmata's Uno: pins 0/1 list no mode, there is no pin 20.
+    const rig = makeRig({ buttons: [{ id: 'a', pin: 1 }, { id: 'b', pin: 20, lamp: 21 }], piezoPin: undefined });
+    const start = rig.hub.start();
+    rig.io.emit('connect');
+    rig.io.emit('ready');
+    await expect(start).rejects.toMatchObject({
+      problems: [
+        { code: 'PIN_RESERVED', path: 'buttons[0].pin' }, { code: 'PIN_NOT_ON_BOARD', path: 'buttons[1].pin' },
+        { code: 'PIN_NOT_ON_BOARD', path: 'buttons[1].lamp' },
+      ],
+    });
+    expect(rig.calls.pinMode).toEqual([]); // nothing was set up
+    expect(rig.hub.health().every((h) => !h.online)).toBe(true);
   });
 
   it('stops safely twice, goes offline and ignores later reports', async () => {
@@ -345,5 +369,56 @@ describe('BuzzerHub on mock-firmata', () => {
     const { hub: never } = makeRig();
     await never.stop();
     await never.stop();
+  });
+});
+
+describe('pins against the capability report', () => {
+  const config = (buttons: BuzzerHubOptions['buttons'], piezoPin?: number) =>
+    resolveHubConfig({ io: () => undefined, buttons, ...(piezoPin === undefined ? {} : { piezoPin }) }).config;
+  const MODES = { INPUT: 0, OUTPUT: 1, PULLUP: 11 };
+  // A Nano: A6/A7 (20, 21) are analog inputs only; pins 0/1 list nothing.
+  const nano = [[], [], ...Array.from({ length: 18 }, () => [0, 1, 4]), [2], [2]].map((supportedModes) => ({ supportedModes }));
+
+  it('accepts digital pins and A0–A5, refuses analog-only pins with the modes they have', () => {
+    expect(checkPinsAgainstBoard(config([{ id: 'a', pin: 2, lamp: 14 }], 19), nano, MODES)).toEqual([]);
+    expect(checkPinsAgainstBoard(config([{ id: 'a', pin: 20 }], 21), nano, MODES)).toEqual([
+      { code: 'PIN_MODE_UNSUPPORTED', path: 'buttons[0].pin', message: 'pin 20 cannot be a digital input (its modes: analog)' },
+      { code: 'PIN_MODE_UNSUPPORTED', path: 'piezoPin', message: 'pin 21 cannot be a digital output (its modes: analog)' },
+    ]);
+  });
+
+  it('checks nothing when the IO has no report', () => {
+    expect(checkPinsAgainstBoard(config([{ id: 'a', pin: 99 }]), undefined, MODES)).toEqual([]);
+  });
+
+  it('refuses D0/D1 before opening a serial port', () => {
+    const { errors } = resolveHubConfig({ io: '/dev/ttyACM0', buttons: [{ id: 'a', pin: 0, lamp: 1 }] });
+    expect(errors.map((e) => [e.code, e.path])).toEqual([['PIN_RESERVED', 'buttons[0].pin'], ['PIN_RESERVED', 'buttons[0].lamp']]);
+  });
+});
+
+describe('button pin set-up', () => {
+  const fakeIo = (pullupMode: number | undefined) => {
+    const calls: string[] = [];
+    const io = {
+      MODES: { INPUT: 0, OUTPUT: 1, ...(pullupMode === undefined ? {} : { PULLUP: pullupMode }) }, HIGH: 1, LOW: 0,
+      pinMode: (pin: number, mode: number) => calls.push(`mode ${pin} ${mode}`),
+      digitalWrite: (pin: number, value: number) => calls.push(`write ${pin} ${value}`),
+      digitalRead: () => undefined,
+    };
+    return { io, calls };
+  };
+
+  it('uses Firmata\'s INPUT_PULLUP in one command where the pin offers it (Firmata ≥ 2.5)', () => {
+    const { io, calls } = fakeIo(0x0b);
+    setUpButtonPin(io, 2, true, true);
+    expect(calls).toEqual(['mode 2 11']);
+  });
+
+  it('falls back to INPUT and HIGH written to the input (Firmata ≤ 2.4), and to INPUT alone without the pull-up', () => {
+    const { io, calls } = fakeIo(undefined);
+    setUpButtonPin(io, 2, true, false);
+    setUpButtonPin(io, 3, false, false);
+    expect(calls).toEqual(['mode 2 0', 'write 2 1', 'mode 3 0']);
   });
 });

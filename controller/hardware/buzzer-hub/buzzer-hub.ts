@@ -8,12 +8,20 @@ import five from 'johnny-five';
 import type { Board, Piezo } from 'johnny-five';
 import { systemClock, type Clock, type CommandResult, type EventTime, type LampPattern, type SensorEvent, type StationHealth, type StationId, type TableHardware } from '../interface.ts';
 import { resolveHubConfig, type BuzzerHubOptions, type HubConfig } from './hub-config.ts';
-import { hubError, OK } from './hub-errors.ts';
-import { clearConnectTimers, closeTransport, describeFirmware, type HubIo } from './hub-io.ts';
+import { hubError, HubSetupError, OK } from './hub-errors.ts';
+import { clearConnectTimers, closeTransport, describeFirmware, flushWrites, type HubIo } from './hub-io.ts';
 import { HubStation } from './hub-station.ts';
 import { backlogWindowUs, hostEventTime, latencyBounds, ReportWindow } from './host-timestamp.ts';
 import { applyLampPattern } from './lamp-patterns.ts';
+import { digitalPiezoController } from './piezo-controller.ts';
+import { checkPinsAgainstBoard } from './pin-check.ts';
 import { rawButtonController } from './raw-button-controller.ts';
+
+/**
+ * How long `stop()` waits for queued writes to reach the board. At 57600 baud the firmware's 64-byte buffer
+ * drains in 11 ms; the host side queues little more once the lamps and the tone have stopped.
+ */
+const STOP_FLUSH_MS = 1000;
 
 /** The longest beep: a winner's sound, not a siren (the piezo is toggled by the host, see `beep`). */
 const MAX_BEEP_MS = 10_000;
@@ -23,12 +31,12 @@ export class BuzzerHub implements TableHardware {
   private board: Board | undefined;
   private io: HubIo | undefined;
   private piezo: Piezo | undefined;
+  private haltPiezo: (() => void) | undefined;
   private stations = new Map<StationId, HubStation>();
   private window = new ReportWindow(0);
   private readonly eventListeners = new Set<(event: SensorEvent) => void>();
   private readonly healthListeners = new Set<(health: StationHealth) => void>();
   private readyTimer: NodeJS.Timeout | undefined;
-  private beepTimer: NodeJS.Timeout | undefined;
   private settleStart: ((error?: Error) => void) | undefined;
   private connectFailed = false;
   private stopping: Promise<void> | undefined;
@@ -37,14 +45,16 @@ export class BuzzerHub implements TableHardware {
   constructor(private readonly options: BuzzerHubOptions, private readonly clock: Clock = systemClock) {}
 
   /**
-   * Validates the configuration (rejects, listing every problem, if it cannot work), creates the board and
-   * waits up to `readyTimeoutMs` for it. A board that fails or does not answer in time leaves the stations
+   * Validates the configuration, creates the board and waits up to `readyTimeoutMs` for it, then checks the
+   * pins against the board's capability report. A configuration that cannot work rejects with a
+   * {@link HubSetupError} listing every problem with its code (before anything is opened, or after the
+   * report, with the port closed again). A board that fails or does not answer in time leaves the stations
    * offline with the failure counted (`disconnects` or `timeouts`), and `start()` resolves all the same.
    */
   async start(): Promise<void> {
     if (this.board !== undefined || this.stopping !== undefined) return;
     const { config, errors } = resolveHubConfig(this.options);
-    if (errors.length > 0) throw new Error(`buzzer hub: invalid configuration:\n  ${errors.join('\n  ')}`);
+    if (errors.length > 0) throw new HubSetupError(errors);
     this.config = config;
     this.window = new ReportWindow(backlogWindowUs(config.latency));
     this.stations = new Map(config.buttons.map((b) => [b.id, new HubStation(b, config.debounceMs, (e) => {
@@ -63,7 +73,7 @@ export class BuzzerHub implements TableHardware {
     const common = { repl: false, debug: false, timeout: config.readyTimeoutMs };
     // `sigint: false`: johnny-five would otherwise install a SIGINT handler that force-exits the process.
     const boardOptions: five.BoardOption & { sigint: boolean } = typeof config.io === 'string'
-      ? { ...common, sigint: false, port: config.io }
+      ? { ...common, sigint: false, port: config.openPort?.(config.io) ?? config.io }
       : { ...common, sigint: false, io: config.io() };
     let board: Board;
     try {
@@ -95,21 +105,27 @@ export class BuzzerHub implements TableHardware {
     // 'ready' comes once per board (the typings have no `once`); stay safe if an IO emits it again.
     if (this.stopping !== undefined || this.config === undefined || this.io !== undefined) return;
     const config = this.config;
+    const io = board.io as HubIo;
+    this.io = io;
+    // The board's own capability report is the authority on its pins (StandardFirmata: none for D0/D1).
+    const problems = checkPinsAgainstBoard(config, io.pins, io.MODES);
+    if (problems.length > 0) {
+      this.failSetup(new HubSetupError(problems));
+      return;
+    }
     try {
-      const io = board.io as HubIo;
-      this.io = io;
-      // Firmata reports a port (8 pins) per message; one pin per port counts the messages for the backlog.
-      const counters = new Set<number>();
-      for (const station of [...this.stations.values()].sort((a, b) => a.config.pin - b.config.pin)) {
-        const port = station.config.pin >> 3;
-        const countsReports = !counters.has(port);
-        counters.add(port);
+      const stations = [...this.stations.values()].sort((a, b) => a.config.pin - b.config.pin);
+      // A board that was not reset since an earlier session still reports the ports that session read;
+      // Firmata ≤ 2.4 disables a pin's pull-up while making it an input, so that report would show the
+      // button pressed for a moment and then released. Reporting is off until every pin is set up.
+      silenceReports(io);
+      // Every pin is configured first; only then is reporting switched on (below): StandardFirmata reports a
+      // port as soon as its reporting is enabled, and a pin that is not yet an input reads 0 in that report.
+      for (const station of stations) {
         // The options carry fields @types/johnny-five does not list (pullup, a controller object).
         const buttonOptions: five.ButtonOption & Record<string, unknown> = {
           board, pin: station.config.pin, pullup: config.pullup, isPullup: config.pullup, invert: config.invert,
-          controller: rawButtonController((raw) => {
-            this.onReading(station, raw, countsReports);
-          }),
+          controller: rawButtonController(station.config.pin, supportsMode(io, station.config.pin, io.MODES.PULLUP)),
         };
         // The Button resolves pull-up and invert into the reading that means "pressed".
         station.pressedValue = new five.Button(buttonOptions).downValue;
@@ -118,20 +134,43 @@ export class BuzzerHub implements TableHardware {
           station.led.off();
         }
       }
-      if (config.piezoPin !== undefined) this.piezo = new five.Piezo({ board, pin: config.piezoPin });
+      if (config.piezoPin !== undefined) {
+        // The controller object is a field @types/johnny-five does not list (it types `controller` as a string).
+        const { controller, halt } = digitalPiezoController(config.piezoPin);
+        this.haltPiezo = halt;
+        const piezoOptions: five.PiezoOption & Record<string, unknown> = { board, pin: config.piezoPin, controller };
+        this.piezo = new five.Piezo(piezoOptions);
+      }
+      // Firmata reports a port (8 pins) per message; one pin per port counts the messages for the backlog.
+      const counters = new Set<number>();
+      for (const station of stations) {
+        const port = station.config.pin >> 3;
+        const countsReports = !counters.has(port);
+        counters.add(port);
+        io.digitalRead(station.config.pin, (raw) => {
+          this.onReading(station, raw, countsReports);
+        });
+      }
     } catch (error) {
-      // A pin the board does not have, or an IO that refuses a mode: this configuration cannot work.
-      this.settleStart?.(error instanceof Error ? error : new Error(String(error)));
+      // An IO that refuses a mode or a pin the check could not know about: this configuration cannot work.
+      this.failSetup(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    const firmware = describeFirmware(this.io);
-    const port = typeof config.io === 'string' ? config.io : this.io.name;
+    const firmware = describeFirmware(io);
+    const port = typeof config.io === 'string' ? config.io : io.name;
     const now = this.clock.wallMs();
     for (const station of this.stations.values()) {
       Object.assign(station, { online: true, firmware, port, lastSeenMs: now });
       this.emitHealth(station);
     }
     this.settleStart?.();
+  }
+
+  /** Closes the port, then rejects `start()` with `error` (a caller may retry at once: the port is free). */
+  private failSetup(error: Error): void {
+    const settle = this.settleStart;
+    this.settleStart = undefined;
+    void this.stop().then(() => settle?.(error));
   }
 
   /** A pin reading from the IO: stamped here, first, before anything else can delay it. */
@@ -171,7 +210,10 @@ export class BuzzerHub implements TableHardware {
     }
   }
 
-  /** Closes the port and every timer; the stations go offline. Safe to call twice (and before `start`). */
+  /**
+   * Switches the lamps and the tone off, waits (at most 1 s) until those writes have reached the board,
+   * closes the port and every timer; the stations go offline. Safe to call twice (and before `start`).
+   */
   stop(): Promise<void> {
     this.stopping ??= this.shutdown();
     return this.stopping;
@@ -180,7 +222,6 @@ export class BuzzerHub implements TableHardware {
   private async shutdown(): Promise<void> {
     this.settleStart?.();
     if (this.readyTimer !== undefined) clearTimeout(this.readyTimer);
-    if (this.beepTimer !== undefined) clearTimeout(this.beepTimer);
     const wasOnline = [...this.stations.values()].some((s) => s.online);
     for (const station of this.stations.values()) {
       station.cancel();
@@ -188,11 +229,14 @@ export class BuzzerHub implements TableHardware {
       station.led?.stop();
       if (wasOnline) station.led?.off();
     }
-    // noTone clears johnny-five's tone timer (a busy setImmediate loop) as well as the pin.
+    // noTone stops the tone's toggling loop (piezo-controller.ts) as well as setting the pin LOW.
     if (wasOnline) this.piezo?.noTone();
+    else this.haltPiezo?.();
     // With a port path, johnny-five created the IO itself (it exists from 'connect', before 'ready').
     const io = (this.board?.io ?? undefined) as HubIo | undefined;
     clearConnectTimers(this.board);
+    // The off commands above are still queued: they must reach the board before the port closes.
+    if (wasOnline) await flushWrites(io, STOP_FLUSH_MS);
     await closeTransport(io);
     // johnny-five keeps every Board in a module-level cache for default mounting; ours is done.
     const cache = (five.Board as unknown as { cache?: unknown[] }).cache;
@@ -243,13 +287,8 @@ export class BuzzerHub implements TableHardware {
     if (!(frequencyHz >= 20 && frequencyHz <= maxHz)) return Promise.resolve(hubError('BAD_ARGUMENT', `frequency ${frequencyHz} Hz not in 20–${maxHz}`));
     if (!(durationMs >= 1 && durationMs <= MAX_BEEP_MS)) return Promise.resolve(hubError('BAD_ARGUMENT', `duration ${durationMs} ms not in 1–${MAX_BEEP_MS}`));
     return Promise.resolve(this.command(undefined, () => {
+      // The controller ends the tone on LOW by itself (piezo-controller.ts).
       piezo.frequency(frequencyHz, durationMs);
-      if (this.beepTimer !== undefined) clearTimeout(this.beepTimer);
-      // johnny-five stops toggling after the duration but may leave the pin high: end on LOW.
-      this.beepTimer = setTimeout(() => {
-        this.beepTimer = undefined;
-        if (this.stopping === undefined) piezo.noTone();
-      }, durationMs);
     }));
   }
 
@@ -275,6 +314,17 @@ export class BuzzerHub implements TableHardware {
     const health = station.health();
     for (const listener of this.healthListeners) listener(health);
   }
+}
+
+/** Switches off the reporting of every port of the board (Firmata reports a port of 8 pins per message). */
+function silenceReports(io: HubIo): void {
+  const pins = io.pins?.length ?? 0;
+  for (let first = 0; first < pins; first += 8) io.reportDigitalPin?.(first, 0);
+}
+
+/** Whether the IO's capability report lists `mode` for `pin` (false without a report or without the mode). */
+function supportsMode(io: HubIo, pin: number, mode: number | undefined): boolean {
+  return mode !== undefined && (io.pins?.[pin]?.supportedModes ?? []).includes(mode);
 }
 
 /**

@@ -7,20 +7,27 @@
  * before that, within [minLatency, maxLatency]. The event reports the middle of that interval and its half
  * width, so the interval holds the true time whenever the latency bounds hold.
  *
- * The path of one report, edge → stamp (defaults: StandardFirmata 2.5 on an Uno R3, docs/buzzer-hub.md):
+ * The path of one report, edge → stamp (defaults: StandardFirmata on an Uno R3, docs/buzzer-hub.md; the
+ * measured figures come from `npx tsx test/firmata/measure-host-delay.ts`, the real StandardFirmata in
+ * avr8js on a pty, the hub on its production path):
  * 1. Scan: StandardFirmata checks the digital inputs once per `loop()`, not per `samplingInterval` (the
  *    19 ms interval only paces analog and I²C reads, whose block lengthens the loop it falls in). An edge
- *    waits up to one loop: [0, inputScanUs].
+ *    waits up to one loop: [0, inputScanUs]. Measured: a loop every 15 µs; edge → first byte ≤ 29 µs.
  * 2. Backlog: the report waits behind bytes already in the AVR's serial TX buffer (64 bytes; `Serial.write`
  *    blocks when full), i.e. behind other reports when another button is bouncing or pressed at the same
  *    time: [0, k · transfer], k counted from the reports that arrived just before (see `ReportWindow`).
- * 3. Transfer: 3 bytes × 10 bits (8N1) at 57600 baud = 520.8 µs, always.
+ * 3. Transfer: 3 bytes × 10 bits (8N1). StandardFirmata asks for 57600 baud, which the Arduino core runs at
+ *    16 MHz / 16 / 17 = 58 824 baud (its special case for 57600, +2.1 %): 510 µs, always (measured 510).
  * 4. Bridge: the Uno's ATmega16U2 (Arduino-usbserial) forwards UART bytes to USB when its flush timer
  *    overflows: timer 0 at 16 MHz / 256, 8 bits → every 4096 µs: [0, bridgeFlushUs]. (An FTDI FT232's
  *    default latency timer is 16 ms: set `bridgeFlushUs` accordingly, or lower the timer.)
  * 5. USB: a full-speed bulk IN endpoint is polled once per 1 ms frame: [0, usbFrameUs].
- * 6. Host: kernel tty, libuv and the JavaScript event loop until the callback runs: [0, eventLoopUs], an
- *    assumed bound (a controller that blocks its event loop longer makes every stamp that much later).
+ * 6. Host: kernel tty, libuv, serialport, firmata-io and the event loop until the callback runs:
+ *    [0, eventLoopUs]. Scheduling has no hard bound; this is a measured allowance, not a physical one. On a
+ *    shared 2-vCPU machine (load average 8–20), pty write → stamp took p50 2.7–4.0 ms, p99 47–76 ms, max
+ *    121 ms, and with two more CPU-bound processes p50 7.5–11 ms, p99 55–58 ms, max 114 ms (0–2 ms, the
+ *    old allowance, held for 36–49 % of edges idle and 8–21 % loaded). 50 ms held for 98–99 %. A controller
+ *    that stalls longer (GC, synchronous work, a starved CPU) stamps that much later: its intervals lie.
  * johnny-five's Button debounce (7 ms, trailing) is not on this path: the hub reads the raw pin callback and
  * debounces itself, stamping the first edge of a change; debouncing delays the event, not its stamp.
  */
@@ -38,20 +45,22 @@ export interface LatencyModel {
   readonly bridgeFlushUs: number;
   /** Longest wait for the host's next poll of the USB endpoint (one full-speed frame). */
   readonly usbFrameUs: number;
-  /** Assumed bound on kernel, libuv and event-loop delay until the IO callback runs. */
+  /** Allowance for kernel, libuv and event-loop delay until the IO callback runs (measured, item 6). */
   readonly eventLoopUs: number;
 }
 
 /** StandardFirmata on an Uno R3 (ATmega16U2 bridge) at 57600 baud; see the file comment for each number. */
 export const DEFAULT_FIRMATA_LATENCY: LatencyModel = {
-  // Tens of µs per loop with no analog pin reporting; the margin covers the 19 ms sampling block and the
-  // processing of lamp/piezo writes from the host in the same loop.
+  // Measured ≤ 29 µs (a loop every 15 µs, a lamp blinking meanwhile); the margin covers the 19 ms sampling
+  // block and the processing of a burst of lamp/piezo writes from the host in the same loop.
   inputScanUs: 500,
-  baud: 57_600,
+  // What the AVR's USART really runs when StandardFirmata asks for 57600 (the wire time follows it).
+  baud: 58_824,
   txBufferBytes: 64,
   bridgeFlushUs: 4096,
   usbFrameUs: 1000,
-  eventLoopUs: 2000,
+  // Measured, not derived: see item 6 above (and `hardware.buzzerHub.hostDelayMs` to change it).
+  eventLoopUs: 50_000,
 };
 
 /** A Firmata DIGITAL_MESSAGE: command + port, then the port's 8 bits in two 7-bit bytes. */

@@ -4,18 +4,30 @@
  */
 export interface HubIo {
   readonly name?: string;
-  readonly MODES: { readonly INPUT: number; readonly OUTPUT: number };
+  /** Firmata's mode numbers; `PULLUP` (INPUT_PULLUP, Firmata ≥ 2.5) where the IO knows it. */
+  readonly MODES: { readonly INPUT: number; readonly OUTPUT: number; readonly PULLUP?: number };
+  /** The capability report: per pin number, the modes the pin supports (empty: the board reserves it). */
+  readonly pins?: readonly ({ readonly supportedModes?: readonly number[] } | undefined)[];
   readonly HIGH: number;
   readonly LOW: number;
   pinMode(pin: number, mode: number): void;
   digitalWrite(pin: number, value: number): void;
   digitalRead(pin: number, callback: (value: number) => void): void;
+  /** firmata-io: switches the reporting of `pin`'s port (8 pins) on or off. */
+  reportDigitalPin?(pin: number, value: 0 | 1): void;
   /** firmata-io: the sketch's name and version from REPORT_FIRMWARE. */
   readonly firmware?: { readonly name?: string; readonly version?: { readonly major?: number; readonly minor?: number } };
   /** firmata-io: the Firmata protocol version from REPORT_VERSION. */
   readonly version?: { readonly major?: number; readonly minor?: number };
-  /** firmata-io: the serial port (serialport 8). */
-  readonly transport?: { readonly isOpen?: boolean; close?(callback?: (error?: Error | null) => void): void };
+  /** firmata-io: writes handed to the transport whose callback has not run yet. */
+  readonly pending?: number;
+  /** firmata-io: the serial port (serialport 8, or the port `openPort` made). */
+  readonly transport?: {
+    readonly isOpen?: boolean;
+    close?(callback?: (error?: Error | null) => void): void;
+    /** serialport: calls back once the OS has sent what was written (tcdrain). */
+    drain?(callback?: (error?: Error | null) => void): void;
+  };
 }
 
 /** "StandardFirmata.ino 2.5 (Firmata 2.5)" from what the IO reported; undefined when it reported nothing. */
@@ -27,6 +39,34 @@ export function describeFirmware(io: HubIo): string | undefined {
   const protocol = io.version?.major === undefined ? undefined : `Firmata${version(io.version)}`;
   if (sketch !== undefined && protocol !== undefined) return `${sketch} (${protocol})`;
   return sketch ?? protocol;
+}
+
+/**
+ * Waits, at most `timeoutMs`, until every write the IO made has reached the port and the port has sent it.
+ * A serialport stream queues writes and `close()` drops the queued ones: the lamps' `off()` and the piezo's
+ * `noTone()` written just before it never reached the board (seen on the real StandardFirmata: a lamp stayed
+ * lit after `stop()`). firmata-io counts its writes in flight (`pending`, as johnny-five's own SIGINT
+ * handler waits for); then `drain` waits for the OS. Never throws: a port that fails now is closed anyway.
+ */
+export async function flushWrites(io: HubIo | undefined, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while ((io?.pending ?? 0) > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  const transport = io?.transport;
+  if (transport?.drain === undefined || transport.isOpen === false) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, deadline - performance.now()));
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    try {
+      transport.drain?.(done);
+    } catch {
+      done();
+    }
+  });
 }
 
 /** Closes the IO's serial port if it has one that is open; never throws (the port may already be gone). */

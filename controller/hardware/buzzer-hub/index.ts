@@ -2,6 +2,7 @@
 export * from './buzzer-hub.ts';
 export * from './hub-config.ts';
 export * from './hub-errors.ts';
+export { checkPinsAgainstBoard } from './pin-check.ts';
 export * from './host-timestamp.ts';
 export { HUB_BUTTON } from './hub-station.ts';
 export { LAMP_TIMING } from './lamp-patterns.ts';
