@@ -4,26 +4,11 @@
 // the same tag — reports a TAG- (and a TAG+ after it) for a card that never moved.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StationEmulator, ensureSeatFirmware } from './station-emulator.ts';
+import { ntagUids } from './ntag-uids.ts';
 
 beforeAll(async () => {
   await ensureSeatFirmware();
 }, 180_000);
-
-/** Deterministic 7-byte NTAG-like UIDs (04 + 6 bytes), from a small LCG. */
-function ntagUids(count: number, seed: number): string[] {
-  let x = seed;
-  const uids: string[] = [];
-  while (uids.length < count) {
-    const bytes = [0x04];
-    for (let i = 0; i < 6; i++) {
-      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-      bytes.push((x >>> 16) & 0xff);
-    }
-    const uid = Buffer.from(bytes).toString('hex').toUpperCase();
-    if (!uids.includes(uid)) uids.push(uid);
-  }
-  return uids;
-}
 
 describe('MFRC522 timer left running', () => {
   for (const count of [4, 13]) {

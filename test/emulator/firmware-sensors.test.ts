@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EventMessage } from '../../controller/protocol/index.ts';
 import { StationEmulator, ensureSeatFirmware } from './station-emulator.ts';
+import { ntagUids } from './ntag-uids.ts';
 
 /** TAG_MAX_PRESENT of the seat build (firmware/src/tag_presence.h). */
 const TAG_SLOTS = 16;
@@ -71,22 +72,6 @@ function expectHonestDeparture(station: StationEmulator, event: EventMessage, re
   expect(removed).toBeLessThanOrEqual(event.t);
   expect(removed).toBeGreaterThanOrEqual(event.t - tagWindow(event));
   expect(requestAfter(station, event.t, true) - event.t).toBeLessThanOrEqual(STAMP_SLACK_US);
-}
-
-/** Deterministic 7-byte NTAG-like UIDs (04 + 6 bytes), from a small LCG. */
-function ntagUids(count: number, seed: number): string[] {
-  let x = seed;
-  const uids: string[] = [];
-  while (uids.length < count) {
-    const bytes = [0x04];
-    for (let i = 0; i < 6; i++) {
-      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-      bytes.push((x >>> 16) & 0xff);
-    }
-    const uid = Buffer.from(bytes).toString('hex').toUpperCase();
-    if (!uids.includes(uid)) uids.push(uid);
-  }
-  return uids;
 }
 
 describe('RFID', () => {

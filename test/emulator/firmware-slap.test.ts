@@ -3,6 +3,7 @@
 // reader is doing; the card that landed follows as TAG+, whose interval holds the slap; no sensor, no SLAP.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PILE_HEX, StationEmulator, ensurePileFirmware, ensureSeatFirmware } from './station-emulator.ts';
+import { ntagUids } from './ntag-uids.ts';
 
 beforeAll(async () => {
   await ensureSeatFirmware();
@@ -15,21 +16,6 @@ const STAMP_TOLERANCE_US = 14;
 const RESPONSE_US = 1;
 /** firmware/src/slap.h. */
 const QUIET_US = 20_000;
-
-function ntagUids(count: number, seed: number): string[] {
-  let x = seed;
-  const uids: string[] = [];
-  while (uids.length < count) {
-    const bytes = [0x04];
-    for (let i = 0; i < 6; i++) {
-      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-      bytes.push((x >>> 16) & 0xff);
-    }
-    const uid = Buffer.from(bytes).toString('hex').toUpperCase();
-    if (!uids.includes(uid)) uids.push(uid);
-  }
-  return uids;
-}
 
 describe('slap sensor', () => {
   it('each impact is one SLAP, stamped with its first edge to a few µs, while 13 cards are being checked', async () => {

@@ -9,6 +9,7 @@ import { RAMEND } from './avr-runner.ts';
 import {
   PILE_HEX, SEAT_HEX, StationEmulator, ensurePileFirmware, ensureSeatFirmware, firmwareSymbol,
 } from './station-emulator.ts';
+import { ntagUids } from './ntag-uids.ts';
 
 /** At least this much SRAM must never be touched, at the deepest point of the run. */
 const MIN_FREE_BYTES = 512;
@@ -17,22 +18,6 @@ beforeAll(async () => {
   await ensureSeatFirmware();
   await ensurePileFirmware();
 }, 240_000);
-
-/** Deterministic 7-byte NTAG-like UIDs (04 + 6 bytes), from a small LCG. */
-function ntagUids(count: number, seed: number): string[] {
-  let x = seed;
-  const uids: string[] = [];
-  while (uids.length < count) {
-    const bytes = [0x04];
-    for (let i = 0; i < 6; i++) {
-      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-      bytes.push((x >>> 16) & 0xff);
-    }
-    const uid = Buffer.from(bytes).toString('hex').toUpperCase();
-    if (!uids.includes(uid)) uids.push(uid);
-  }
-  return uids;
-}
 
 function report(name: string, station: StationEmulator, hexPath: string): { free: number; freeBySp: number } {
   const bssEnd = firmwareSymbol(hexPath, '__bss_end');

@@ -11,6 +11,7 @@ import { SerialStations } from '../../controller/hardware/serial/serial-stations
 import { frame } from '../../controller/protocol/index.ts';
 import { StationEmulator, ensureSeatFirmware } from './station-emulator.ts';
 import { UsartBinding } from './usart-binding.ts';
+import { ntagUids } from './ntag-uids.ts';
 
 beforeAll(async () => {
   await ensureSeatFirmware();
@@ -38,22 +39,6 @@ function setup(): { station: StationEmulator; hw: SerialStations; events: Sensor
   hw.onHealth((h) => healths.push(h));
   stopDriver = () => station.until(hw.stop());
   return { station, hw, events, healths };
-}
-
-/** Deterministic 7-byte NTAG-like UIDs. */
-function ntagUids(count: number, seed: number): string[] {
-  let x = seed;
-  const uids: string[] = [];
-  while (uids.length < count) {
-    const bytes = [0x04];
-    for (let i = 0; i < 6; i++) {
-      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-      bytes.push((x >>> 16) & 0xff);
-    }
-    const uid = Buffer.from(bytes).toString('hex').toUpperCase();
-    if (!uids.includes(uid)) uids.push(uid);
-  }
-  return uids;
 }
 
 describe('one command in flight (hardware/protocol.md): the station reads no input during an RFID step', () => {
