@@ -89,6 +89,9 @@ export class TableRuntime {
       this.gameId = recovered.gameId;
       this.gameEnded = this.engine.result(recovered.state).over;
       this.info = { tableId: this.options.tableId, game: this.options.game, config: recovered.config, seed: recovered.seed };
+      // A timed action the game was waiting for (a Killer window's deadline, an ORACLE announcement) is due
+      // again: timers do not survive a restart, the state that asks for them does.
+      this.armTimer();
       this.publish();
       return;
     }
@@ -308,6 +311,11 @@ export class TableRuntime {
       for (const intent of intents) this.carryOut(intent);
       if (this.state === before) break;
     }
+    this.armTimer();
+  }
+
+  /** (Re-)arms the game's timer for the current state; a state that asks for none cancels the old one. */
+  private armTimer(): void {
     if (this.timerArmedFor === this.state) return;
     this.cancelTimer?.();
     this.cancelTimer = undefined;

@@ -126,6 +126,18 @@ describe('Killer-21 table runtime', () => {
     expect(t.state().phase).not.toBe('KILLER');
   });
 
+  it('re-arms the deadline of a Killer window that was open when the controller stopped', () => {
+    const first = rig({ total: 0, hands: { A: ['KILLER', 'R1'], B: ['R5'], C: ['R6'] } });
+    first.send({ kind: 'tag-arrived', station: 'pile', uid: card('KILLER-1') });
+    const open = first.state();
+    expect(open.phase).toBe('KILLER');
+    // A new runtime (a restart) continues the game from the log's state: no sensor event comes.
+    const restarted = rig({ total: 0, hands: { A: ['R1'], B: ['R5'], C: ['R6'] } });
+    restarted.runtime.start({ gameId: 'g1', config: { players: ['A', 'B', 'C'] }, seed: 1, state: open });
+    restarted.scheduler.advance(5000 + KILLER_GRACE_MS);
+    expect(restarted.events('KILLER_WINDOW_CLOSED')).toEqual([expect.objectContaining({ reason: 'DEADLINE' })]);
+  });
+
   it('takes a zero on the pile only from the one player still to answer', () => {
     const t = rig({ total: 0, hands: { A: ['KILLER', 'R1'], B: ['R0', 'R5'], C: ['R0', 'R6'] } });
     const b0 = held(t.state(), 'B', 'R0');
