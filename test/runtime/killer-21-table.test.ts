@@ -124,6 +124,14 @@ describe('Killer-21 table runtime', () => {
     t.scheduler.advance(2);
     expect(t.events('KILLER_WINDOW_CLOSED')).toEqual([expect.objectContaining({ reason: 'DEADLINE' })]);
     expect(t.state().phase).not.toBe('KILLER');
+    // Everyone without a zero lost a life: their lamps flash to ask for a chip off the pad, then show the game.
+    const losers = t.events('LIFE_LOST').map((e) => e.player);
+    expect(losers.length).toBeGreaterThan(0);
+    for (const [station, player] of Object.entries(SEATS)) {
+      if (losers.includes(player)) expect(t.lamps.shown[station]).toBe('error');
+    }
+    t.scheduler.advance(2500);
+    expect(Object.values(t.lamps.shown)).not.toContain('error');
   });
 
   it('re-arms the deadline of a Killer window that was open when the controller stopped', () => {
