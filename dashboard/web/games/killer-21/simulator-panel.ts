@@ -1,0 +1,155 @@
+/**
+ * The Killer-21 simulator panel: per seat, put a card on the pile station or on the seat's pad (as the table
+ * reads them: a card landing on the pile during P's turn is P's play, a red 0 on P's own pad answers the Killer;
+ * docs/rules/killer-21.md C-K.2), press the seat's ZAP button ("I can't" on a turn, "I have no red 0" in a
+ * Killer window), put a life chip on the pad or take one off, unplug the station. Each control is a `simulate`
+ * request; its outcome line shows what the table made of it (outcome.ts): the events, or the refusal with its
+ * code and reason — an accepted request whose action the engine refused is not "ok".
+ *
+ * The card picker offers every card kind and copy, never "the cards in this hand": the page knows no hand.
+ */
+import { sendRequest } from '../../api.ts';
+import { h, replace } from '../../dom.ts';
+import type { BridgeSeat } from '../../types.ts';
+import type { GamePart, SimulatorKit } from '../game-ui.ts';
+import { KINDS, kindName } from './card-names.ts';
+import { outcomeAfter, type Outcome } from './outcome.ts';
+import { k21View } from './page.ts';
+
+/** How long the outcome line waits for the table's events before saying it saw none. */
+const OUTCOME_WAIT_MS = 6000;
+/** The copies the picker offers (the default deck has at most 10 of a kind; a configured one may have more). */
+const MAX_COPY = 20;
+
+/** The item a simulated station reads: a card by its id, or a life chip. */
+export const CARD_ITEM = (card: string): Record<string, unknown> => ({ kind: 'card', card });
+export const CHIP_ITEM: Record<string, unknown> = { kind: 'chip' };
+
+interface Pending {
+  readonly what: string;
+  readonly afterSeq: number;
+  readonly sentAt: number;
+}
+
+export class Killer21SimulatorPanel implements GamePart {
+  readonly element = h('div', { class: 'k21-sim' });
+  private readonly outcome = h('p', { class: 'result', role: 'status', 'aria-live': 'polite', 'data-testid': 'k21-outcome', 'data-answers': 0 });
+  private readonly seatsHost = h('div', { class: 'sim-seats' });
+  private signature = '';
+  private pending: Pending | undefined;
+  private answers = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly kit: SimulatorKit) {
+    this.element.append(
+      h('p', { class: 'muted' }, 'Killer-21: a card on the pile is the play of whoever is on turn; a red 0 on your own pad answers the Killer; '
+        + 'the ZAP button says "I can\'t" (or "no red 0" during the Killer); chips are your lives.'),
+      this.outcome, this.seatsHost);
+  }
+
+  private get table(): string {
+    return this.kit.ctx.table;
+  }
+
+  /** The seq of the table's newest event (or state): what the action's outcome comes after. */
+  private lastSeq(): number {
+    const t = this.kit.ctx.store.table(this.table);
+    return Math.max(t.state?.seq ?? -1, t.events.at(-1)?.seq ?? -1);
+  }
+
+  private show(kind: 'busy' | 'ok' | 'error', text: string, code?: string): void {
+    if (kind !== 'busy') this.outcome.setAttribute('data-answers', String(++this.answers));
+    this.outcome.className = `result ${kind}`;
+    if (code === undefined) this.outcome.removeAttribute('data-code');
+    else this.outcome.setAttribute('data-code', code);
+    this.outcome.textContent = text;
+  }
+
+  private async simulate(what: string, params: Record<string, unknown>): Promise<void> {
+    this.finish();
+    const afterSeq = this.lastSeq();
+    this.show('busy', `${what}: sending…`);
+    const r = await sendRequest(this.table, 'simulate', params);
+    if (!r.ok) {
+      this.show('error', `${what}: ${r.code ?? 'ERROR'} — ${r.message}`, r.code ?? 'ERROR');
+      return;
+    }
+    this.pending = { what, afterSeq, sentAt: Date.now() };
+    this.show('busy', `${what}: read by the station, waiting for the table…`);
+    this.timer = setTimeout(() => {
+      this.checkOutcome();
+    }, OUTCOME_WAIT_MS);
+    this.checkOutcome();
+  }
+
+  private finish(): void {
+    this.pending = undefined;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Shows the outcome of the pending action once its events are in (the state follows its events). */
+  private checkOutcome(): void {
+    const p = this.pending;
+    if (p === undefined) return;
+    const t = this.kit.ctx.store.table(this.table);
+    const o: Outcome = outcomeAfter(t.events, p.afterSeq);
+    if (o.kind === 'pending') {
+      if (Date.now() - p.sentAt >= OUTCOME_WAIT_MS) {
+        this.show('ok', `${p.what}: read, but the table made no event of it`, 'NO_EVENT');
+        this.finish();
+      }
+      return;
+    }
+    this.show(o.kind === 'applied' ? 'ok' : 'error', `${p.what}: ${o.text}`, o.kind === 'applied' ? 'APPLIED' : o.code);
+    // Later events of the same batch may still come; the outcome is final once the state has caught up.
+    if ((t.state?.seq ?? -1) >= (t.events.at(-1)?.seq ?? -1)) this.finish();
+  }
+
+  private seat(seat: BridgeSeat, pile: string | undefined): HTMLElement {
+    const station = seat.station ?? seat.id;
+    const who = seat.name ?? seat.id;
+    const kindId = `k21-kind-${station}`;
+    const copyId = `k21-copy-${station}`;
+    const kind = h('select', { id: kindId, 'data-role': 'kind' }, KINDS.map((k) => h('option', { value: k }, kindName(k))));
+    const copy = h('select', { id: copyId, 'data-role': 'copy' }, Array.from({ length: MAX_COPY }, (_, i) => h('option', { value: i + 1 }, String(i + 1))));
+    const card = (): string => `${kind.value}-${copy.value}`;
+    const online = this.kit.ctx.store.table(this.table).health.get(station)?.online;
+    const button = (label: string, op: string, what: () => string, params: () => Record<string, unknown>, cls = ''): HTMLElement =>
+      h('button', { type: 'button', class: cls, 'data-op': op, onclick: () => void this.simulate(what(), params()) }, label);
+    return h('section', { class: 'panel sim-seat', 'data-seat': seat.id, 'aria-label': `Seat ${who}` },
+      h('h2', {}, `${who} `, h('span', { class: 'muted' }, station)),
+      h('div', { class: 'row' },
+        h('span', { class: 'field inline' }, h('label', { for: kindId }, 'Card'), kind),
+        h('span', { class: 'field inline' }, h('label', { for: copyId }, 'Copy'), copy)),
+      h('div', { class: 'row' },
+        pile === undefined ? null : button('Put on the pile', 'pile', () => `${who}: ${card()} on the pile`,
+          () => ({ station: pile, op: 'tap', item: CARD_ITEM(card()) })),
+        button('Put on own pad', 'pad', () => `${who}: ${card()} on the pad`, () => ({ station, op: 'tap', item: CARD_ITEM(card()) }))),
+      h('div', { class: 'row' },
+        button('Press ZAP (I can\'t)', 'press', () => `${who}: ZAP button`, () => ({ station, op: 'press' })),
+        button('Put a chip', 'chip-place', () => `${who}: put a chip`, () => ({ station, op: 'place', item: CHIP_ITEM }), 'secondary'),
+        button('Take a chip', 'chip-lift', () => `${who}: take a chip`, () => ({ station, op: 'lift', item: CHIP_ITEM }), 'secondary'),
+        online === false
+          ? button('Plug in', 'plug', () => `${station}: plug in`, () => ({ station, op: 'plug' }))
+          : button('Unplug', 'unplug', () => `${station}: unplug`, () => ({ station, op: 'unplug' }), 'secondary')));
+  }
+
+  update(): void {
+    this.checkOutcome();
+    const view = k21View(this.kit.ctx);
+    if (view === undefined) return;
+    const t = this.kit.ctx.store.table(this.table);
+    const online = [...t.health.values()].map((s) => `${s.station}:${s.online}`).join(',');
+    const pile = this.kit.ctx.store.bridgeEntry(this.table)?.pileStation;
+    // Rebuilt only when the seats or the stations change, so a chosen card survives live updates.
+    const signature = `${view.players.map((p) => p.id).join(',')}|${pile ?? ''}|${online}`;
+    if (signature === this.signature) return;
+    this.signature = signature;
+    replace(this.seatsHost, this.kit.seats(view.players.map((p) => p.id)).map((seat) => this.seat(seat, pile)));
+  }
+
+  destroy(): void {
+    this.finish();
+  }
+}
