@@ -72,7 +72,7 @@ describe('Killer-21 texts from the engine\'s public view', () => {
 
   it('describes every event the engine emits in words of its own', () => {
     const events = published([...killer.events, ...tied.events, ...closed.events]);
-    expect(events.map(describeK21Event)).toEqual([
+    expect(events.map((e) => describeK21Event(e))).toEqual([
       'A played Killer: total 12',
       'KILLER by A! A, B, C and D must answer with a red 0',
       'B: red 0 on the deadline (±20.0 ms): the referee rules',

@@ -7,7 +7,7 @@
  * Pure: the caller passes the table's events.
  */
 import type { PublicEventJson } from '../../types.ts';
-import { describeK21Event, refusalText } from './text.ts';
+import { describeK21Event, refusalText, type Namer } from './text.ts';
 
 export type Outcome =
   | { readonly kind: 'pending' }
@@ -25,7 +25,7 @@ const MAX_NAMED = 4;
  * The outcome of the action sent when the table's last event was `afterSeq`: the first refusal or notice after
  * it, or the game events after it (the first few named), or pending while none has arrived.
  */
-export function outcomeAfter(events: readonly PublicEventJson[], afterSeq: number): Outcome {
+export function outcomeAfter(events: readonly PublicEventJson[], afterSeq: number, n: Namer = (p) => p): Outcome {
   const after = events.filter((e) => e.seq > afterSeq);
   const first = after[0];
   if (first === undefined) return { kind: 'pending' };
@@ -33,9 +33,9 @@ export function outcomeAfter(events: readonly PublicEventJson[], afterSeq: numbe
     const code = String(first.code);
     return { kind: 'refused', code, text: `${String(first.action)} refused: ${code} — ${refusalText(code, typeof first.message === 'string' ? first.message : undefined)}` };
   }
-  if (first.type === 'NOTICE') return { kind: 'notice', code: String(first.code), text: describeK21Event(first) };
+  if (first.type === 'NOTICE') return { kind: 'notice', code: String(first.code), text: describeK21Event(first, n) };
   const named = after.filter((e) => e.type !== 'ACTION_REFUSED' && e.type !== 'NOTICE');
   const shown = named.filter((e) => !FOLLOW_UPS.has(e.type));
-  const lines = (shown.length > 0 ? shown : named).slice(0, MAX_NAMED).map(describeK21Event);
+  const lines = (shown.length > 0 ? shown : named).slice(0, MAX_NAMED).map((e) => describeK21Event(e, n));
   return { kind: 'applied', text: lines.join('; ') };
 }

@@ -29,6 +29,11 @@ export function seatName(ctx: PageContext, player: string): string {
   return ctx.store.bridgeEntry(ctx.table)?.seats?.find((s) => s.id === player)?.name ?? player;
 }
 
+/** The namer of this table's seats, for the texts (text.ts). */
+export function namer(ctx: PageContext): (player: string) => string {
+  return (player) => seatName(ctx, player);
+}
+
 export function cardFace(card: string, size: 'big' | 'small', by?: string | null): HTMLElement {
   return h('div', { class: `k21-card ${size} ${cardColour(card)}`, 'data-card': card, role: 'img', 'aria-label': cardName(card) },
     h('span', { class: 'k21-card-name' }, cardName(card)),
@@ -100,17 +105,18 @@ export class Killer21Page implements Page {
           h('span', { class: 'player-name' }, seatName(this.ctx, p)), ' ', answerText(a));
       })),
       tied.length === 0 ? null : h('div', { class: 'tie', 'data-testid': 'k21-ties' },
-        tied.map((p) => h('p', { 'data-testid': `k21-tie-${p}` }, `${zeroTieSentence(p, w)} The referee decides.`))));
+        tied.map((p) => h('p', { 'data-testid': `k21-tie-${p}` }, `${zeroTieSentence(p, w, namer(this.ctx))} The referee decides.`))));
   }
 
   private players(view: Killer21PublicView): HTMLElement {
     return h('section', { class: 'panel k21-players', 'aria-label': 'Players' },
       h('h2', {}, 'Players'),
       h('ul', { class: 'player-list' }, view.players.map((p) => h('li', {
-        class: `${p.onTurn ? 'controller' : ''}${p.out ? ' out' : ''}`, 'data-testid': `k21-player-${p.id}`,
+        class: `${p.onTurn && view.phase === 'TURN' ? 'controller' : ''}${p.out ? ' out' : ''}`, 'data-testid': `k21-player-${p.id}`,
       },
       h('span', { class: 'player-name' }, seatName(this.ctx, p.id)),
-      p.onTurn ? h('span', { class: 'badge control' }, 'to play') : null,
+      // In a Killer window `turn` is still the Killer's player, but nobody plays until it is settled.
+      p.onTurn && view.phase === 'TURN' ? h('span', { class: 'badge control' }, 'to play') : null,
       p.dealer ? h('span', { class: 'badge sim' }, 'dealer') : null,
       chips(p.lives, p.out),
       h('span', { class: 'k21-hand' },
@@ -135,7 +141,7 @@ export class Killer21Page implements Page {
       recent.length === 0 ? h('p', { class: 'muted' }, 'none yet') :
           h('ol', { class: 'event-list', 'data-testid': 'k21-events' }, recent.map((e) => h('li', {
             class: e.type === 'ACTION_REFUSED' || e.type === 'NOTICE' ? 'refused' : '', 'data-type': e.type,
-          }, h('time', {}, clock(e.at)), ' ', describeK21Event(e)))));
+          }, h('time', {}, clock(e.at)), ' ', describeK21Event(e, namer(this.ctx))))));
   }
 
   update(): void {
@@ -147,7 +153,7 @@ export class Killer21Page implements Page {
       h('div', { class: 'k21-head' },
         h('h1', {}, `Killer-21 — ${name} `, statusBadge(t.status)),
         h('div', { class: `mode-banner ${view.phase === 'KILLER' ? 'paused' : view.phase === 'TURN' ? 'race' : 'over'}`, role: 'status', 'data-testid': 'k21-banner', 'data-phase': view.phase },
-          bannerText(view))),
+          bannerText(view, namer(this.ctx)))),
       h('section', { class: 'panel k21-total', 'aria-label': 'Running total' },
         h('p', { class: 'k21-total-figure' },
           h('span', { 'data-testid': 'k21-total' }, String(view.total)), h('span', { class: 'k21-limit' }, ` / ${view.limit}`)),
@@ -156,8 +162,8 @@ export class Killer21Page implements Page {
           h('span', {}, `round ${view.round}`), ' · ',
           h('span', {}, `deck ${view.deckCount}`), ' · ', h('span', {}, `pile ${view.pileCount}`),
           view.variant === 'BLITZ' ? ' · Blitz' : ''),
-        h('div', { class: 'k21-top', 'data-testid': 'k21-top' }, view.top === null ? h('p', { class: 'muted' }, 'no card yet') : cardFace(view.top.card, 'big', view.top.by)),
-        h('div', { class: 'recent', 'aria-label': 'Under the top card' }, view.recent.slice(0, -1).reverse().map((r) => cardFace(r.card, 'small', r.by)))),
+        h('div', { class: 'k21-top', 'data-testid': 'k21-top' }, view.top === null ? h('p', { class: 'muted' }, 'no card yet') : cardFace(view.top.card, 'big', view.top.by === null ? null : seatName(this.ctx, view.top.by))),
+        h('div', { class: 'recent', role: 'group', 'aria-label': 'Under the top card' }, view.recent.slice(0, -1).reverse().map((r) => cardFace(r.card, 'small', r.by === null ? null : seatName(this.ctx, r.by))))),
       this.killerPanel(view),
       this.players(view),
       this.result(view),

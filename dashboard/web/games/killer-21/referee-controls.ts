@@ -6,7 +6,7 @@
  */
 import { h, replace } from '../../dom.ts';
 import type { GamePart, RefereeKit } from '../game-ui.ts';
-import { k21View, seatName } from './page.ts';
+import { k21View, namer, seatName } from './page.ts';
 import { bannerText, ties, zeroTieSentence, type Killer21PublicView } from './text.ts';
 
 export class Killer21RefereeControls implements GamePart {
@@ -28,7 +28,7 @@ export class Killer21RefereeControls implements GamePart {
       (text === null ? null : h('span', { id, class: 'muted' }, ` (${text})`));
     replace(this.element,
       h('h2', {}, 'Killer-21'),
-      h('p', { 'data-testid': 'k21-ref-phase' }, `Round ${view.round} · total ${view.total} · ${bannerText(view)}`),
+      h('p', { 'data-testid': 'k21-ref-phase' }, `Round ${view.round} · total ${view.total} · ${bannerText(view, namer(this.kit.ctx))}`),
       h('div', { class: 'row' },
         h('button', {
           type: 'button', 'data-testid': 'k21-close-window', disabled: closeWhy !== null, 'aria-describedby': closeWhy === null ? null : 'k21-close-why',
@@ -44,7 +44,7 @@ export class Killer21RefereeControls implements GamePart {
         }, 'Deal the next round'), why('k21-next-why', nextWhy)),
       w === null || tied.length === 0 ? null : h('div', { class: 'tie-ruling', 'data-testid': 'k21-tie-ruling' },
         tied.map((p) => h('div', { class: 'row' },
-          h('p', { 'data-testid': `k21-tie-figures-${p}` }, zeroTieSentence(p, w)),
+          h('p', { 'data-testid': `k21-tie-figures-${p}` }, zeroTieSentence(p, w, namer(this.kit.ctx))),
           h('button', {
             type: 'button', class: 'primary', 'data-testid': `k21-in-time-${p}`,
             onclick: () => {

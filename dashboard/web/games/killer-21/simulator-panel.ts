@@ -14,7 +14,7 @@ import type { BridgeSeat } from '../../types.ts';
 import type { GamePart, SimulatorKit } from '../game-ui.ts';
 import { KINDS, kindName } from './card-names.ts';
 import { outcomeAfter, type Outcome } from './outcome.ts';
-import { k21View } from './page.ts';
+import { k21View, namer } from './page.ts';
 
 /** How long the outcome line waits for the table's events before saying it saw none. */
 const OUTCOME_WAIT_MS = 6000;
@@ -93,7 +93,7 @@ export class Killer21SimulatorPanel implements GamePart {
     const p = this.pending;
     if (p === undefined) return;
     const t = this.kit.ctx.store.table(this.table);
-    const o: Outcome = outcomeAfter(t.events, p.afterSeq);
+    const o: Outcome = outcomeAfter(t.events, p.afterSeq, namer(this.kit.ctx));
     if (o.kind === 'pending') {
       if (Date.now() - p.sentAt >= OUTCOME_WAIT_MS) {
         this.show('ok', `${p.what}: read, but the table made no event of it`, 'NO_EVENT');
