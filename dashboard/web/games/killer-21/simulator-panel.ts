@@ -21,9 +21,11 @@ const OUTCOME_WAIT_MS = 6000;
 /** The copies the picker offers (the default deck has at most 10 of a kind; a configured one may have more). */
 const MAX_COPY = 20;
 
-/** The item a simulated station reads: a card by its id, or a life chip. */
-export const CARD_ITEM = (card: string): Record<string, unknown> => ({ kind: 'card', card });
-export const CHIP_ITEM: Record<string, unknown> = { kind: 'chip' };
+/** The items a simulated station reads (runtime/registry/items.ts): a Killer-21 card by its id, a tagged life chip. */
+const cardItem = (card: string): Record<string, unknown> => ({ kind: 'k21', card });
+const chipItem = (chip: number): Record<string, unknown> => ({ kind: 'chip', chip });
+/** The tagged chips of the simulated box (CHIP_COUNT in the registry: 5 lives for 7 players, and a spare). */
+const CHIPS = 36;
 
 interface Pending {
   readonly what: string;
@@ -39,6 +41,11 @@ export class Killer21SimulatorPanel implements GamePart {
   private pending: Pending | undefined;
   private answers = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The chips this panel has put on each station's pad, by tag number. Chips are interchangeable (only their
+   * count matters), but each has its own tag, so taking one off lifts one that lies there.
+   */
+  private readonly chips = new Map<string, number[]>();
 
   constructor(private readonly kit: SimulatorKit) {
     this.element.append(
@@ -65,14 +72,15 @@ export class Killer21SimulatorPanel implements GamePart {
     this.outcome.textContent = text;
   }
 
-  private async simulate(what: string, params: Record<string, unknown>): Promise<void> {
+  /** Sends one simulated action; resolves whether the station took it (its outcome comes from the events). */
+  private async simulate(what: string, params: Record<string, unknown>): Promise<boolean> {
     this.finish();
     const afterSeq = this.lastSeq();
     this.show('busy', `${what}: sending…`);
     const r = await sendRequest(this.table, 'simulate', params);
     if (!r.ok) {
       this.show('error', `${what}: ${r.code ?? 'ERROR'} — ${r.message}`, r.code ?? 'ERROR');
-      return;
+      return false;
     }
     this.pending = { what, afterSeq, sentAt: Date.now() };
     this.show('busy', `${what}: read by the station, waiting for the table…`);
@@ -80,6 +88,7 @@ export class Killer21SimulatorPanel implements GamePart {
       this.checkOutcome();
     }, OUTCOME_WAIT_MS);
     this.checkOutcome();
+    return true;
   }
 
   private finish(): void {
@@ -106,6 +115,29 @@ export class Killer21SimulatorPanel implements GamePart {
     if ((t.state?.seq ?? -1) >= (t.events.at(-1)?.seq ?? -1)) this.finish();
   }
 
+  /** Puts a free chip on the pad, or takes the last one put there off. */
+  private async chip(station: string, who: string, op: 'place' | 'lift'): Promise<void> {
+    const mine = this.chips.get(station) ?? [];
+    this.chips.set(station, mine);
+    if (op === 'lift') {
+      const chip = mine.pop();
+      if (chip === undefined) {
+        this.show('error', `${who}: no chip on the pad (put one first)`, 'NO_CHIP');
+        return;
+      }
+      if (!await this.simulate(`${who}: take a chip (${mine.length} left)`, { station, op: 'lift', item: chipItem(chip) })) mine.push(chip);
+      return;
+    }
+    const used = new Set([...this.chips.values()].flat());
+    const chip = Array.from({ length: CHIPS }, (_, i) => i + 1).find((c) => !used.has(c));
+    if (chip === undefined) {
+      this.show('error', `${who}: all ${CHIPS} chips are on the pads`, 'NO_CHIP');
+      return;
+    }
+    mine.push(chip);
+    if (!await this.simulate(`${who}: put a chip (${mine.length} on the pad)`, { station, op: 'place', item: chipItem(chip) })) mine.pop();
+  }
+
   private seat(seat: BridgeSeat, pile: string | undefined): HTMLElement {
     const station = seat.station ?? seat.id;
     const who = seat.name ?? seat.id;
@@ -124,12 +156,12 @@ export class Killer21SimulatorPanel implements GamePart {
         h('span', { class: 'field inline' }, h('label', { for: copyId }, 'Copy'), copy)),
       h('div', { class: 'row' },
         pile === undefined ? null : button('Put on the pile', 'pile', () => `${who}: ${card()} on the pile`,
-          () => ({ station: pile, op: 'tap', item: CARD_ITEM(card()) })),
-        button('Put on own pad', 'pad', () => `${who}: ${card()} on the pad`, () => ({ station, op: 'tap', item: CARD_ITEM(card()) }))),
+          () => ({ station: pile, op: 'tap', item: cardItem(card()) })),
+        button('Put on own pad', 'pad', () => `${who}: ${card()} on the pad`, () => ({ station, op: 'tap', item: cardItem(card()) }))),
       h('div', { class: 'row' },
         button('Press ZAP (I can\'t)', 'press', () => `${who}: ZAP button`, () => ({ station, op: 'press' })),
-        button('Put a chip', 'chip-place', () => `${who}: put a chip`, () => ({ station, op: 'place', item: CHIP_ITEM }), 'secondary'),
-        button('Take a chip', 'chip-lift', () => `${who}: take a chip`, () => ({ station, op: 'lift', item: CHIP_ITEM }), 'secondary'),
+        h('button', { type: 'button', class: 'secondary', 'data-op': 'chip-place', onclick: () => void this.chip(station, who, 'place') }, 'Put a chip'),
+        h('button', { type: 'button', class: 'secondary', 'data-op': 'chip-lift', onclick: () => void this.chip(station, who, 'lift') }, 'Take a chip'),
         online === false
           ? button('Plug in', 'plug', () => `${station}: plug in`, () => ({ station, op: 'plug' }))
           : button('Unplug', 'unplug', () => `${station}: unplug`, () => ({ station, op: 'unplug' }), 'secondary')));
@@ -142,11 +174,13 @@ export class Killer21SimulatorPanel implements GamePart {
     const t = this.kit.ctx.store.table(this.table);
     const online = [...t.health.values()].map((s) => `${s.station}:${s.online}`).join(',');
     const pile = this.kit.ctx.store.bridgeEntry(this.table)?.pileStation;
-    // Rebuilt only when the seats or the stations change, so a chosen card survives live updates.
+    // Rebuilt only when the seats or the stations change (and then the chosen cards are kept).
     const signature = `${view.players.map((p) => p.id).join(',')}|${pile ?? ''}|${online}`;
     if (signature === this.signature) return;
     this.signature = signature;
+    const chosen = new Map([...this.seatsHost.querySelectorAll('select')].map((sel) => [sel.id, sel.value]));
     replace(this.seatsHost, this.kit.seats(view.players.map((p) => p.id)).map((seat) => this.seat(seat, pile)));
+    for (const sel of this.seatsHost.querySelectorAll('select')) sel.value = chosen.get(sel.id) ?? sel.value;
   }
 
   destroy(): void {
