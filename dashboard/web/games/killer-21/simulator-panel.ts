@@ -6,13 +6,14 @@
  * request; its outcome line shows what the table made of it (outcome.ts): the events, or the refusal with its
  * code and reason — an accepted request whose action the engine refused is not "ok".
  *
- * The card picker offers every card kind and copy, never "the cards in this hand": the page knows no hand.
+ * The card picker offers every card kind and copy; a seat's hand is shown only on asking, with the token
+ * (`simulated-hand`), and never for a bot's seat: without the token the page knows no hand.
  */
 import { sendRequest } from '../../api.ts';
 import { h, replace } from '../../dom.ts';
 import type { BridgeSeat } from '../../types.ts';
 import type { GamePart, SimulatorKit } from '../game-ui.ts';
-import { KINDS, kindName } from './card-names.ts';
+import { cardLabel, KINDS, kindName } from './card-names.ts';
 import { outcomeAfter, type Outcome } from './outcome.ts';
 import { k21View, namer } from './page.ts';
 
@@ -31,6 +32,31 @@ interface Pending {
   readonly what: string;
   readonly afterSeq: number;
   readonly sentAt: number;
+  /**
+   * When the controller answers `simulate` after the table has handled the op (its answer's `seq`, `outcome`
+   * and `message`), the outcome is the events up to that seq, or that message when there were none.
+   */
+  readonly untilSeq?: number;
+  readonly message?: string;
+  readonly outcome?: string;
+}
+
+/** A seat's hand on show: where, how a card picks itself, and the state seq it was read at. */
+interface ShownHand {
+  readonly box: HTMLElement;
+  readonly pick: (card: string) => void;
+  seq: number;
+}
+
+/** The optional fields of a `simulate` answer that waited for the table (docs/mqtt.md). */
+function answered(data: unknown): { seq?: number; outcome?: string; message?: string } {
+  if (typeof data !== 'object' || data === null) return {};
+  const d = data as Record<string, unknown>;
+  return {
+    ...(typeof d.seq === 'number' ? { seq: d.seq } : {}),
+    ...(typeof d.outcome === 'string' ? { outcome: d.outcome } : {}),
+    ...(typeof d.message === 'string' ? { message: d.message } : {}),
+  };
 }
 
 export class Killer21SimulatorPanel implements GamePart {
@@ -46,6 +72,8 @@ export class Killer21SimulatorPanel implements GamePart {
    * count matters), but each has its own tag, so taking one off lifts one that lies there.
    */
   private readonly chips = new Map<string, number[]>();
+  /** The stations whose hand is shown (asked for with the token), and the state seq it was read at. */
+  private readonly handsShown = new Map<string, ShownHand>();
 
   constructor(private readonly kit: SimulatorKit) {
     this.element.append(
@@ -82,7 +110,12 @@ export class Killer21SimulatorPanel implements GamePart {
       this.show('error', `${what}: ${r.code ?? 'ERROR'} — ${r.message}`, r.code ?? 'ERROR');
       return false;
     }
-    this.pending = { what, afterSeq, sentAt: Date.now() };
+    const a = answered(r.data);
+    this.pending = {
+      what, afterSeq, sentAt: Date.now(),
+      ...(a.seq === undefined ? {} : { untilSeq: a.seq }), ...(a.message === undefined ? {} : { message: a.message }),
+      ...(a.outcome === undefined ? {} : { outcome: a.outcome }),
+    };
     this.show('busy', `${what}: read by the station, waiting for the table…`);
     this.timer = setTimeout(() => {
       this.checkOutcome();
@@ -102,6 +135,16 @@ export class Killer21SimulatorPanel implements GamePart {
     const p = this.pending;
     if (p === undefined) return;
     const t = this.kit.ctx.store.table(this.table);
+    const last = Math.max(t.state?.seq ?? -1, t.events.at(-1)?.seq ?? -1);
+    if (p.untilSeq !== undefined) {
+      // The table has answered for it: its events are those up to `untilSeq`, final once they are all here.
+      if (last < p.untilSeq && Date.now() - p.sentAt < OUTCOME_WAIT_MS) return;
+      const o = outcomeAfter(t.events.filter((e) => e.seq <= (p.untilSeq ?? 0)), p.afterSeq, namer(this.kit.ctx));
+      if (o.kind === 'pending') this.show('ok', `${p.what}: ${p.message ?? 'nothing changed'}`, (p.outcome ?? 'done').toUpperCase());
+      else this.show(o.kind === 'applied' ? 'ok' : 'error', `${p.what}: ${o.text}`, o.kind === 'applied' ? 'APPLIED' : o.code);
+      this.finish();
+      return;
+    }
     const o: Outcome = outcomeAfter(t.events, p.afterSeq, namer(this.kit.ctx));
     if (o.kind === 'pending') {
       if (Date.now() - p.sentAt >= OUTCOME_WAIT_MS) {
@@ -138,6 +181,27 @@ export class Killer21SimulatorPanel implements GamePart {
     if (!await this.simulate(`${who}: put a chip (${mine.length} on the pad)`, { station, op: 'place', item: chipItem(chip) })) mine.pop();
   }
 
+  /**
+   * The seat's hand, from the `simulated-hand` request: answered only to the token (the dashboard refuses it
+   * without, with UNAUTHORIZED) and only for a seat played from the panel, never a bot's. Each card picks itself.
+   */
+  private async showHand(station: string): Promise<void> {
+    const shown = this.handsShown.get(station);
+    if (shown === undefined) return;
+    shown.seq = this.kit.ctx.store.table(this.table).state?.seq ?? -1;
+    const r = await sendRequest(this.table, 'simulated-hand', { station });
+    const data = r.data as { cards?: unknown; known?: unknown } | undefined;
+    if (!r.ok || !Array.isArray(data?.cards)) {
+      replace(shown.box, h('span', { class: 'muted' }, `hand: ${r.code ?? 'ERROR'} — ${r.message}`));
+      return;
+    }
+    const cards = (data.cards as unknown[]).filter((c): c is string => typeof c === 'string');
+    replace(shown.box, cards.length === 0 ? h('span', { class: 'muted' }, data.known === false ? 'hand not known to the table' : 'no cards')
+      : cards.map((c) => h('button', { type: 'button', class: 'secondary k21-hand-card', 'data-card': c, onclick: () => {
+          shown.pick(c);
+        } }, cardLabel(c))));
+  }
+
   private seat(seat: BridgeSeat, pile: string | undefined): HTMLElement {
     const station = seat.station ?? seat.id;
     const who = seat.name ?? seat.id;
@@ -146,6 +210,13 @@ export class Killer21SimulatorPanel implements GamePart {
     const kind = h('select', { id: kindId, 'data-role': 'kind' }, KINDS.map((k) => h('option', { value: k }, kindName(k))));
     const copy = h('select', { id: copyId, 'data-role': 'copy' }, Array.from({ length: MAX_COPY }, (_, i) => h('option', { value: i + 1 }, String(i + 1))));
     const card = (): string => `${kind.value}-${copy.value}`;
+    const pick = (id: string): void => {
+      const [k, n] = id.split('-');
+      kind.value = k ?? kind.value;
+      copy.value = n ?? copy.value;
+    };
+    const handBox = h('div', { class: 'row k21-hand-cards', 'aria-label': `${who}'s hand`, role: 'group', 'aria-live': 'polite' });
+    this.handsShown.delete(station);
     const online = this.kit.ctx.store.table(this.table).health.get(station)?.online;
     const button = (label: string, op: string, what: () => string, params: () => Record<string, unknown>, cls = ''): HTMLElement =>
       h('button', { type: 'button', class: cls, 'data-op': op, onclick: () => void this.simulate(what(), params()) }, label);
@@ -159,6 +230,15 @@ export class Killer21SimulatorPanel implements GamePart {
           () => ({ station: pile, op: 'tap', item: cardItem(card()) })),
         button('Put on own pad', 'pad', () => `${who}: ${card()} on the pad`, () => ({ station, op: 'tap', item: cardItem(card()) }))),
       h('div', { class: 'row' },
+        h('button', {
+          type: 'button', class: 'secondary', 'data-op': 'hand',
+          onclick: () => {
+            this.handsShown.set(station, { box: handBox, pick, seq: -1 });
+            void this.showHand(station);
+          },
+        }, 'Show hand (token)')),
+      handBox,
+      h('div', { class: 'row' },
         button('Press ZAP (I can\'t)', 'press', () => `${who}: ZAP button`, () => ({ station, op: 'press' })),
         h('button', { type: 'button', class: 'secondary', 'data-op': 'chip-place', onclick: () => void this.chip(station, who, 'place') }, 'Put a chip'),
         h('button', { type: 'button', class: 'secondary', 'data-op': 'chip-lift', onclick: () => void this.chip(station, who, 'lift') }, 'Take a chip'),
@@ -169,6 +249,8 @@ export class Killer21SimulatorPanel implements GamePart {
 
   update(): void {
     this.checkOutcome();
+    const seq = this.kit.ctx.store.table(this.table).state?.seq ?? -1;
+    for (const [station, shown] of this.handsShown) if (shown.seq !== seq) void this.showHand(station);
     const view = k21View(this.kit.ctx);
     if (view === undefined) return;
     const t = this.kit.ctx.store.table(this.table);
