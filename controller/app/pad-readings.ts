@@ -1,16 +1,12 @@
 /**
  * The pad readings published with each station's health (the dashboard's live weight plot and "tag read now"),
- * and the rule that withholds them while they would tell a secret (design principle 2):
- * - Zapp Zerapp: a seat pad is withheld whenever what lies on it could be (or become) a seat's secret choice: in
- *   ROLL (a barrel put down early counts as the choice when SELECT opens) and SELECT always, and in MOVE unless
- *   every barrel on it is one this round's reveal showed (a barrel's weight gives its number too). Shown once the
- *   game is over.
- * - Zip-Zap: cards on a seat pad are withheld (a refused card goes back to its owner's hand, a hand being
- *   registered or scored is secret); the pile station shows what lies on the public pile.
+ * and the rule that withholds them while they would tell a secret (design principle 2): each game's plug-in
+ * says when a seat pad may be secret (`padSecret`: Zapp Zerapp while a barrel could be a choice, Zip-Zap and
+ * Killer-21 always, since a card on a seat pad may go back to a hand); the pile station shows the public pile.
  */
 import type { PadReading, SensorEvent } from '../hardware/interface.ts';
+import { findTablePlugin } from '../runtime/games/tables.ts';
 import type { GameId } from '../rules/engine.ts';
-import type { ZappState } from '../rules/zapp-zerapp/index.ts';
 import { describeItem } from '../runtime/registry/items.ts';
 import { lookupTag, type TagRegistry } from '../runtime/registry/tag-registry.ts';
 
@@ -54,22 +50,12 @@ export class PadReadings {
   reading(station: string, game: GameId, state: unknown, isSeat: boolean): PadReading | undefined {
     const pad = this.pads.get(station);
     if (!pad) return undefined;
-    const secret = isSeat && (game === 'zip-zap' || this.zappSecret(pad, state as Partial<ZappState>));
+    // A game the registry does not know is treated as secret: withholding is the safe side.
+    const secret = isSeat && (findTablePlugin(game)?.padSecret(pad, state, this.registry) ?? true);
     if (secret) return { grams: null, tag: null, hidden: true };
     const uid = pad.tags.at(-1);
     const item = uid === undefined ? undefined : lookupTag(this.registry, uid);
     const tag = uid === undefined ? null : item ? { kind: item.kind, label: describeItem(item) } : { kind: 'unknown', label: uid };
     return { grams: pad.grams, tag };
-  }
-
-  /** Whether a Zapp Zerapp seat pad could show a secret now (see the file comment). */
-  private zappSecret(pad: RawPad, state: Partial<ZappState>): boolean {
-    if (state.phase === 'DONE') return false;
-    if (state.phase !== 'MOVE') return true;
-    const revealed = new Set((state.reveal?.results ?? []).map((r) => r.barrel));
-    return pad.tags.some((uid) => {
-      const item = lookupTag(this.registry, uid);
-      return item?.kind !== 'barrel' || !revealed.has(item.value);
-    }) || (pad.tags.length === 0 && pad.grams !== null && pad.grams > 0);
   }
 }

@@ -6,15 +6,19 @@ import type { SimulatedTable } from '../hardware/simulated/index.ts';
 import type { ZappState } from '../rules/zapp-zerapp/index.ts';
 import type { RuntimeResult } from '../runtime/table-runtime.ts';
 import type { ControllerTransport, HandlerResult, RequestHandler, RequestName } from '../transport/index.ts';
-import type { GameId } from '../rules/engine.ts';
+import { GAMES, getGame } from '../rules/games.ts';
 import { runSimulatorOp } from './simulator.ts';
 import { stationsOf } from './table-assembly.ts';
 import type { TableHost } from './table-host.ts';
 
-/** The requests that belong to one game only: sent to a table playing the other, they answer NOT_AVAILABLE. */
-const GAME_OF_REQUEST: Partial<Record<RequestName, GameId>> = {
-  roll: 'zapp-zerapp', 'enter-dice': 'zapp-zerapp', move: 'zapp-zerapp', 'declare-stuck': 'zip-zap', 'next-round': 'zip-zap',
-};
+/**
+ * The requests that belong to some games only (each plug-in's `requests`): sent to a table playing another
+ * game, they answer NOT_AVAILABLE.
+ */
+const GAMES_OF_REQUEST: ReadonlyMap<string, readonly string[]> = new Map(
+  [...new Set(GAMES.flatMap((g) => g.requests))]
+    .map((name) => [name, GAMES.filter((g) => g.requests.includes(name)).map((g) => g.id)]),
+);
 
 export interface HandlerDeps {
   readonly transport: ControllerTransport;
@@ -48,9 +52,10 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
     transport.onRequest(name, async (p, c) => {
       const found = hosts.get(c.table);
       if (!found) return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} runs no game: ${name} does not apply` };
-      const game = GAME_OF_REQUEST[name];
-      if (game !== undefined && found.runtime.options.game !== game) {
-        return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} plays ${found.runtime.options.game}: ${name} is a ${game} request` };
+      const games = GAMES_OF_REQUEST.get(name);
+      const playing = found.runtime.options.game;
+      if (games !== undefined && !getGame(playing).requests.includes(name)) {
+        return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} plays ${playing}: ${name} is a ${games.join(' or ')} request` };
       }
       return handler(p, c);
     });

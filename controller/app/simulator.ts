@@ -3,7 +3,7 @@
  * simulated stations send real protocol lines through the real serial driver.
  */
 import type { SimulatedTable } from '../hardware/simulated/index.ts';
-import { ALL_ITEMS, type Item } from '../runtime/registry/items.ts';
+import { EVERY_ITEM, type Item } from '../runtime/registry/items.ts';
 import { simulatedGrams, simulatedUid } from './simulated-items.ts';
 
 export type SimulatorOp = 'place' | 'lift' | 'tap' | 'press' | 'unplug' | 'plug' | 'reset';
@@ -22,7 +22,7 @@ export function runSimulatorOp(
       table.placeItem(station, { uid: simulatedUid(item as Item), grams: grams ?? simulatedGrams(item as Item) });
       return { ok: true };
     case 'lift':
-      for (const uid of item === undefined ? ALL_ITEMS.map(simulatedUid) : [simulatedUid(item)]) table.liftItem(station, uid);
+      for (const uid of item === undefined ? EVERY_ITEM.map(simulatedUid) : [simulatedUid(item)]) table.liftItem(station, uid);
       return { ok: true };
     case 'tap':
       table.tapCard(station, simulatedUid(item as Item));

@@ -1,19 +1,17 @@
 /**
- * Builds one table's runtime from its configuration: seats → stations, the game's table behaviour with the tag
- * registry and barrel weights, the engine options (players and Zapp Zerapp colours come from the seats).
+ * Builds one table's runtime from its configuration: seats → stations, the game's table adapter (its table
+ * plug-in's `table` factory, runtime/games/tables.ts) with the tag registry, barrel weights and the game's table options, and the engine options
+ * (the plug-in adds what comes from the seats: Zapp Zerapp's colours).
  */
 import { randomInt } from 'node:crypto';
 import type { TableConfig } from '../config/index.ts';
+import { getGame, isGameId } from '../rules/games.ts';
 import type { GameId } from '../rules/engine.ts';
 import type { BarrelWeights } from '../runtime/calibration/barrel-weights.ts';
 import type { TableGame } from '../runtime/games/table-game.ts';
-import { zappTable } from '../runtime/games/zapp-zerapp-table.ts';
-import { zipTable } from '../runtime/games/zip-zap-table.ts';
+import { getTablePlugin } from '../runtime/games/tables.ts';
 import type { TagRegistry } from '../runtime/registry/tag-registry.ts';
 import { TableRuntime, type TableRuntimeDeps } from '../runtime/table-runtime.ts';
-
-/** A settled weight below this is an empty pad, with no calibration to go by (g). */
-const MIN_BARREL_GRAMS = 10;
 
 export interface TableParts {
   readonly registry: TagRegistry;
@@ -21,27 +19,30 @@ export interface TableParts {
 }
 
 export function gameOf(table: TableConfig): GameId {
-  if (table.mode === 'buzzer') throw new Error(`table ${table.id}: buzzer mode is not available in this version`);
+  if (!isGameId(table.mode)) throw new Error(`table ${table.id}: ${String(table.mode)} mode is not a game`);
   return table.mode;
 }
 
-/** Engine options: the table's `rules` plus the seats (and their colours for Zapp Zerapp). */
+/** Engine options: the table's `rules` plus what the seats give (the plug-in says what: Zapp Zerapp's colours). */
 export function engineRules(table: TableConfig): Record<string, unknown> {
-  if (table.mode !== 'zapp-zerapp') return { ...table.rules };
-  const colours = Object.fromEntries(table.seats.map((s) => [s.id, (s.colour ?? '').toUpperCase()]));
-  return { ...table.rules, colours };
+  const seats = table.seats.map((s) => ({ id: s.id, ...(s.colour === undefined ? {} : { colour: s.colour }) }));
+  return getGame(gameOf(table)).engineRules({ ...table.rules }, seats);
+}
+
+/** The table options a game's adapter may read (its plug-in's `tableKeys`), as configured. */
+function tableOptions(table: TableConfig): Record<string, unknown> {
+  const keys = getGame(gameOf(table)).tableKeys;
+  return Object.fromEntries(Object.entries(table).filter(([k]) => keys.includes(k)));
 }
 
 export function tableGameOf(table: TableConfig, parts: TableParts): TableGame {
-  const seatOfStation = Object.fromEntries(table.seats.map((s) => [s.station, s.id]));
-  if (gameOf(table) === 'zapp-zerapp') {
-    return zappTable({
-      seatOfStation, registry: parts.registry, minBarrelGrams: MIN_BARREL_GRAMS,
-      ...(parts.weights === undefined ? {} : { weights: parts.weights }),
-    });
-  }
-  const pile = table.pileStation === undefined ? {} : { pileStation: table.pileStation };
-  return zipTable({ seatOfStation, registry: parts.registry, ...pile });
+  return getTablePlugin(gameOf(table)).table({
+    seatOfStation: Object.fromEntries(table.seats.map((s) => [s.station, s.id])),
+    registry: parts.registry,
+    options: tableOptions(table),
+    ...(parts.weights === undefined ? {} : { weights: parts.weights }),
+    ...(table.pileStation === undefined ? {} : { pileStation: table.pileStation }),
+  });
 }
 
 /** Fresh seeds for `seed: auto` (logged with the game, so it can still be replayed). */

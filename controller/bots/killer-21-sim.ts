@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { killer21AsAnyEngine } from '../rules/killer-21/index.ts';
+import { killer21Engine } from '../rules/killer-21/index.ts';
 import { playGame } from './play-game.ts';
 
 /** Seat ids for up to seven players. */
@@ -61,7 +61,7 @@ export function simulateKiller21(games: number, seed: string, players: number, v
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
   for (let i = 0; i < games; i++) {
-    const played = playGame(killer21AsAnyEngine, config, `${seed}:${i}`, { recordActions: false });
+    const played = playGame(killer21Engine, config, `${seed}:${i}`, { recordActions: false });
     actions += played.actionCount;
     maxActions = Math.max(maxActions, played.actionCount);
     rounds += played.result.rounds;

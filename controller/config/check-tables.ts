@@ -5,7 +5,8 @@
  */
 import { configError, type ConfigError } from './errors.ts';
 import { isRecord, list, rec, text, type Rec } from './loose.ts';
-import { GAME_COLOURS, MODES, SEAT_LIMITS, type Mode } from './schema-tables.ts';
+import { findGame } from '../rules/games.ts';
+import { MODES, SEAT_LIMITS, modesWithKey, type Mode } from './schema-tables.ts';
 import { didYouMean } from './suggest.ts';
 
 const isMode = (v: unknown): v is Mode => (MODES as readonly unknown[]).includes(v);
@@ -28,8 +29,9 @@ function checkSeats(table: Rec, t: number, serial: boolean, input: Rec): ConfigE
   const at = `tables.${t}`;
   const seats = list(table.seats).map(rec);
   const mode = table.mode;
-  if (isMode(mode)) {
-    const [min, max] = SEAT_LIMITS[mode];
+  const limits = isMode(mode) ? SEAT_LIMITS[mode] : undefined;
+  if (isMode(mode) && limits !== undefined) {
+    const [min, max] = limits;
     if (seats.length < min || seats.length > max) {
       errors.push(configError('CONFIG_INVALID', `${at}.seats`, `${mode} needs ${min}–${max} seats, got ${seats.length}`));
     }
@@ -48,11 +50,13 @@ function checkSeats(table: Rec, t: number, serial: boolean, input: Rec): ConfigE
       errors.push(configError('CONFIG_CONFLICT', `${path}.bot`, 'bots play only on simulated hardware (hardware.kind: simulated)'));
     }
   });
-  if (mode === 'zapp-zerapp') {
+  const game = findGame(mode);
+  const gameColours = game?.seatColours;
+  if (game !== undefined && gameColours !== undefined) {
     seats.forEach((seat, i) => {
       const colour = text(seat.colour);
-      if (colour !== undefined && !(GAME_COLOURS as readonly string[]).includes(colour)) {
-        errors.push(configError('CONFIG_INVALID', `${at}.seats.${i}.colour`, `Zapp Zerapp colours are ${GAME_COLOURS.join(', ')}; got "${colour}"`));
+      if (colour !== undefined && !gameColours.includes(colour)) {
+        errors.push(configError('CONFIG_INVALID', `${at}.seats.${i}.colour`, `${game.title} colours are ${gameColours.join(', ')}; got "${colour}"`));
       }
     });
     errors.push(...duplicates(seats.map((s, i) => ({ value: text(s.colour), path: `${at}.seats.${i}.colour`, label: `seat ${i}` })), 'colour'));
@@ -70,8 +74,12 @@ function checkModeKeys(input: Rec, t: number, mode: Mode): ConfigError[] {
   if (mode === 'buzzer' && isRecord(input.rules) && Object.keys(input.rules).length > 0) {
     errors.push(configError('CONFIG_CONFLICT', `${at}.rules`, 'buzzer mode has no rules engine: its options are in `buzzer`'));
   }
-  if (input.pileStation !== undefined && mode !== 'zip-zap') {
-    errors.push(configError('CONFIG_CONFLICT', `${at}.pileStation`, `only for mode zip-zap (this table is ${mode})`));
+  // Game-specific table keys: only the games whose plug-in lists the key understand it.
+  for (const key of ['pileStation', 'chips']) {
+    const modes = modesWithKey(key);
+    if (input[key] !== undefined && !modes.includes(mode)) {
+      errors.push(configError('CONFIG_CONFLICT', `${at}.${key}`, `only for mode ${modes.join(' or ')} (this table is ${mode})`));
+    }
   }
   return errors;
 }

@@ -5,16 +5,17 @@
  * value of the wrong shape is left for the schema's error).
  */
 import { isRecord, list, rec, text } from './loose.ts';
-import { GAME_COLOURS } from './schema-tables.ts';
+import { findGame } from '../rules/games.ts';
 
 /** `seat-2` on the first table, `t3-seat-2` on the third: unique across tables, within the protocol's 16 characters. */
 export function simulatedStationId(tableIndex: number, name: string): string {
   return tableIndex === 0 ? name : `t${tableIndex + 1}-${name}`;
 }
 
-function fillZappColours(seats: unknown[]): void {
+/** The game's own seat colours (Zapp Zerapp's homes), in seat order, skipping those already taken. */
+function fillGameColours(seats: unknown[], colours: readonly string[]): void {
   const taken = new Set(seats.map((s) => text(rec(s).colour)));
-  const free = GAME_COLOURS.filter((c) => !taken.has(c));
+  const free = colours.filter((c) => !taken.has(c));
   for (const seat of seats) {
     if (isRecord(seat) && seat.colour === undefined) {
       const colour = free.shift();
@@ -39,8 +40,9 @@ export function fillDerivedDefaults(config: unknown): void {
       if (simulated) seat.bot = typeof seat.bot === 'boolean' ? seat.bot : sim.bots !== false;
       else seat.bot = false;
     });
-    if (table.mode === 'zapp-zerapp') fillZappColours(seats);
-    if (table.mode === 'zip-zap' && simulated && sim.pileStation !== false && table.pileStation === undefined) {
+    const game = findGame(table.mode);
+    if (game?.seatColours !== undefined) fillGameColours(seats, game.seatColours);
+    if (game?.tableKeys.includes('pileStation') && simulated && sim.pileStation !== false && table.pileStation === undefined) {
       table.pileStation = simulatedStationId(t, 'pile-1');
     }
   });

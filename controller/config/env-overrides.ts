@@ -36,7 +36,7 @@ export interface EnvResult {
 
 const squash = (s: string): string => s.toLowerCase().replace(/_/g, '');
 const ROOT = asSchema(ZaptableSchema);
-const RULES_NAMES = [...new Set([...RULES_KEYS['zapp-zerapp'], ...RULES_KEYS['zip-zap']])];
+const RULES_NAMES = [...new Set(Object.values(RULES_KEYS).flat())];
 
 /** Maps the variable's segments to real keys (and the leaf schema); an error names the first unknown one. */
 type Resolved = { path: string[]; schema: JsonSchema | undefined } | { error: string; at: string[] };

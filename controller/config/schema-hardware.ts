@@ -20,7 +20,7 @@ const Simulated = Section({
     default: 1, exclusiveMinimum: 0, maximum: 100,
     description: 'How fast the simulated world runs: 1 = real time (bots think like people), 10 = ten times faster.',
   }),
-  pileStation: Type.Boolean({ default: true, description: 'Simulate a pile station for every Zip-Zap table.' }),
+  pileStation: Type.Boolean({ default: true, description: 'Simulate a pile station for every table whose game uses one (zip-zap, killer-21).' }),
   slapSensors: Choice(['pile', 'all', 'none'] as const, {
     default: 'pile',
     description: 'Which simulated stations have a piezo slap sensor under their pad (it dates a card landing to the µs; '

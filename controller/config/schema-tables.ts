@@ -4,18 +4,24 @@
  * once, in docs/rules-engine.md, and not repeated here.
  */
 import { Type } from '@sinclair/typebox';
+import { GAMES, GAME_IDS, getGame } from '../rules/games.ts';
 import { Choice, Ms, Nullable, Section } from './schema-helpers.ts';
 
-/** The three things a table can be. */
-export const MODES = ['zapp-zerapp', 'zip-zap', 'buzzer'] as const;
-export type Mode = (typeof MODES)[number];
+/** What a table can be: one of the registered games (rules/games.ts), or a buzzer system. */
+export const MODES: readonly string[] = [...GAME_IDS, 'buzzer'];
+/** A game id or `buzzer`. */
+export type Mode = string;
 
-/** Seats per mode: Zapp Zerapp 2–4 (ZAPP-1), Zip-Zap 2–6 (ZIP-1), buzzer 1–32 (one hub's worth of buttons). */
+/** Seats per mode: each game's own limits (its plug-in), buzzer 1–32 (one hub's worth of buttons). */
 export const SEAT_LIMITS: Readonly<Record<Mode, readonly [number, number]>> = {
-  'zapp-zerapp': [2, 4],
-  'zip-zap': [2, 6],
+  ...Object.fromEntries(GAMES.map((g) => [g.id, g.seats])),
   buzzer: [1, 32],
 };
+
+/** The modes whose game understands a table key (`pileStation`, `chips`): see each plug-in's `tableKeys`. */
+export function modesWithKey(key: string): string[] {
+  return GAME_IDS.filter((id) => getGame(id).tableKeys.includes(key));
+}
 
 /** The four Zapp Zerapp colours (the board's homes); other modes may use any display colour. */
 export const GAME_COLOURS = ['red', 'green', 'blue', 'yellow'] as const;
@@ -113,14 +119,26 @@ const Timing = Section({
 export const Table = Section({
   id: IdString('The table\'s id, used in MQTT topics (`zaptable/table-1/…`).'),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The name shown on the dashboard.', 'x-default-text': 'the table id' })),
-  mode: Choice(MODES, { description: 'What the table runs: `zapp-zerapp`, `zip-zap` or `buzzer` (lockout system).' }),
+  mode: Choice(MODES, { description: `What the table runs: a game (${GAME_IDS.map((id) => `\`${id}\``).join(', ')}) or \`buzzer\` (lockout system).` }),
   seats: Type.Array(Seat, {
-    minItems: 1, maxItems: 32, description: 'The seats in order of play: 2–4 (zapp-zerapp), 2–6 (zip-zap), 1–32 (buzzer).',
+    minItems: 1, maxItems: 32,
+    description: `The seats in order of play: ${Object.entries(SEAT_LIMITS).map(([m, [lo, hi]]) => `${lo}–${hi} (${m})`).join(', ')}.`,
   }),
   pileStation: Type.Optional(StationId(
-    'Zip-Zap only: the pile station under the discard spot (start cards; plays when hands are registered).',
+    `${modesWithKey('pileStation').join(' and ')} only: the pile station under the discard spot (Zip-Zap: start cards, plays when hands are registered; Killer-21: the turn's plays and the Killer).`,
     'none (simulated hardware with `hardware.simulated.pileStation`: `pile-1`, `tK-pile-1` on the K-th table)',
   )),
+  chips: Type.Optional(Section({
+    countBy: Choice(['tags', 'weight', 'off'] as const, {
+      default: 'tags',
+      description: '`tags`: tagged chips, counted by the seat pad\'s reader; `weight`: plain chips, counted by the load cell; `off`: not checked.',
+    }),
+    chipGrams: Type.Number({ exclusiveMinimum: 0, maximum: 1000, default: 8.5, description: 'Mass of one chip (g), for `countBy: weight`.' }),
+    cardGrams: Type.Number({ minimum: 0, maximum: 100, default: 1.8, description: 'Mass of one tagged card lying on the pad with the chips (g).' }),
+  }, {
+    description: `${modesWithKey('chips').join(' and ')} only: how the life chips on each seat pad are counted. The engine's lives `
+      + 'are authoritative; a count that disagrees raises a CHIPS_MISMATCH notice for the referee (docs/configuration.md).',
+  })),
   rules: Type.Unsafe<Record<string, unknown>>({
     type: 'object', default: {},
     description: 'Options of the rules engine (e.g. `variant: PRO`), validated by the engine: see docs/rules-engine.md. '

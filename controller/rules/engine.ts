@@ -1,12 +1,17 @@
 /**
- * The shape every rules engine has, so that the simulator, the scenario runner, replay and (later) the table
- * runtime can drive either game the same way. An engine is a set of pure functions over plain JSON data.
+ * The shape every rules engine has, so that the simulator, the scenario runner, replay and the table runtime
+ * drive every game the same way. An engine is a set of pure functions over plain JSON data. Which engines exist
+ * is the game plug-in registry's business (controller/rules/games.ts, docs/adding-a-game.md), not this file's.
  */
 import type { PublicRefusal } from './common/hidden-refusal.ts';
 import type { Outcome, Rejection } from './common/outcome.ts';
 import type { Viewer } from './common/viewer.ts';
 
-export type GameId = 'zip-zap' | 'zapp-zerapp';
+/**
+ * A game's id (`zapp-zerapp`, `zip-zap`, `killer-21`): lowercase, digits and `-`. Which ids exist is the
+ * registry's list (`isGameId` in controller/rules/games.ts checks a value against it).
+ */
+export type GameId = string;
 
 /** Every action is a JSON object with a `type`; `at` (controller time in ms) is optional unless a game needs it. */
 export interface BaseAction {
@@ -59,3 +64,6 @@ export interface GameEngine<S, A extends BaseAction, E, V, C extends string, Cfg
    */
   fromScenario(setup: unknown): Outcome<S, E, C | 'BAD_SETUP'>;
 }
+
+/** An engine with its types erased, for code that handles every game. */
+export type AnyEngine = GameEngine<unknown, BaseAction, unknown, unknown, string, unknown>;

@@ -1,38 +1,53 @@
 /**
- * The registry of rules engines, so that tools (simulate, replay, scenarios, the table runtime) can pick a game
- * by its id.
+ * The game registry: the one list of game definitions (game-definition.ts). The configuration, MQTT,
+ * persistence, scenarios, replay, simulate and demo look a game up here by id; the table half of each game is
+ * registered beside it in runtime/games/tables.ts. Adding a game = its folders plus one line here and one
+ * there (docs/adding-a-game.md).
  */
-import type { BaseAction, GameEngine, GameId } from './engine.ts';
-import { zappZerappEngine } from './zapp-zerapp/index.ts';
-import { toPublicEvent as zipPublicEvent, zipZapEngine, type ZipZapEvent } from './zip-zap/index.ts';
+import type { AnyEngine, GameId } from './engine.ts';
+import type { GameDefinition } from './game-definition.ts';
+import { killer21Game } from './killer-21/game.ts';
+import { zappZerappGame } from './zapp-zerapp/game.ts';
+import { zipZapGame } from './zip-zap/game.ts';
 
-/** An engine with its types erased, for code that handles either game. */
-export type AnyEngine = GameEngine<unknown, BaseAction, unknown, unknown, string, unknown>;
+export type { AnyEngine } from './engine.ts';
 
-const ENGINES: Readonly<Record<GameId, AnyEngine>> = {
-  'zip-zap': zipZapEngine,
-  'zapp-zerapp': zappZerappEngine,
-};
+/** Every game, in the order tools list them. */
+export const GAMES: readonly GameDefinition[] = [zipZapGame, zappZerappGame, killer21Game];
 
-export function getEngine(id: GameId): AnyEngine {
-  return ENGINES[id];
-}
+/** Every game id, in registry order. */
+export const GAME_IDS: readonly GameId[] = GAMES.map((g) => g.id);
+
+const BY_ID: ReadonlyMap<string, GameDefinition> = new Map(GAMES.map((g) => [g.id, g]));
 
 export function isGameId(value: unknown): value is GameId {
-  return value === 'zip-zap' || value === 'zapp-zerapp';
+  return typeof value === 'string' && BY_ID.has(value);
 }
 
-/**
- * The events that may be published, with secrets removed (design principle 2). Zip-Zap drops the ORACLE's
- * private stuck knowledge and the cards of refused plays; Zapp Zerapp events carry no barrel number before
- * the reveal, so they are all public.
- */
+/** The definition of a registered game; throws for an id that is not one (check with `isGameId` first). */
+export function getGame(id: GameId): GameDefinition {
+  const game = BY_ID.get(id);
+  if (game === undefined) throw new Error(`unknown game "${id}" (games: ${GAME_IDS.join(', ')})`);
+  return game;
+}
+
+/** The definition, or undefined for a value that is not a game id (a buzzer table's mode). */
+export function findGame(id: unknown): GameDefinition | undefined {
+  return typeof id === 'string' ? BY_ID.get(id) : undefined;
+}
+
+export function getEngine(id: GameId): AnyEngine {
+  return getGame(id).engine;
+}
+
+/** The events that may be published, with secrets removed (design principle 2), by the game's own filter. */
 export function toPublicEvents(id: GameId, events: readonly unknown[]): unknown[] {
-  if (id === 'zapp-zerapp') return [...events];
+  const game = getGame(id);
   const out: unknown[] = [];
   for (const e of events) {
-    const p = zipPublicEvent(e as ZipZapEvent);
-    if (p !== null) out.push(p);
+    const isEvent = typeof e === 'object' && e !== null && typeof (e as { type?: unknown }).type === 'string';
+    const visible = isEvent ? game.publicEvent(e as { type: string }) : null;
+    if (visible !== null) out.push(visible);
   }
   return out;
 }

@@ -24,7 +24,9 @@ export type NoticeCode =
   | 'CHOOSE_ON_DASHBOARD'
   | 'PADS_NOT_CLEAR'
   | 'OWNER_UNKNOWN'
-  | 'WRONG_ITEM';
+  | 'WRONG_ITEM'
+  /** Killer-21: the chips on a seat pad disagree with the engine's lives (runtime/killer-21/chips.ts). */
+  | 'CHIPS_MISMATCH';
 
 export function action(a: RuntimeAction): Intent {
   return { kind: 'action', action: a };

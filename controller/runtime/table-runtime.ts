@@ -7,13 +7,12 @@
  */
 import type { Clock, EventTime, LampPattern, SensorEvent, StationId } from '../hardware/interface.ts';
 import { PUBLIC } from '../rules/common/viewer.ts';
-import type { BaseAction, GameId } from '../rules/engine.ts';
-import { getEngine, type AnyEngine } from '../rules/games.ts';
-import type { TableGame } from './games/table-game.ts';
-import type { Intent, RuntimeAction } from './intents.ts';
+import type { AnyEngine, BaseAction, GameId } from '../rules/engine.ts';
+import { getEngine } from '../rules/games.ts';
+import type { QueuedPlay, TableGame } from './games/table-game.ts';
+import type { Intent } from './intents.ts';
 import type { GameInfo, Lamps, PendingEvent, RuntimeEvent, RuntimeLog, RuntimePublisher, Scheduler } from './ports.ts';
 import { emptyPad, updatePads, type Pads } from './pads/pad-state.ts';
-import type { ZipInput } from './zip-zap/card-pads.ts';
 
 /** How long a seat's lamp flashes `error` after its play was refused. */
 const REFUSED_FLASH_MS = 2000;
@@ -64,11 +63,11 @@ export class TableRuntime {
   private pads: Pads = {};
   private removedStations = new Set<StationId>();
   private pendingEvents: PendingEvent[] = [];
-  private queuedPlays: (ZipInput & { kind: 'queue-play' })[] = [];
+  private queuedPlays: QueuedPlay[] = [];
   private cancelBatch: (() => void) | undefined;
-  private cancelStuck: (() => void) | undefined;
-  /** The state the stuck timer was armed for: events that change nothing must not re-arm it. */
-  private stuckArmedFor: unknown;
+  private cancelTimer: (() => void) | undefined;
+  /** The state the game's timer was armed for: events that change nothing must not re-arm it. */
+  private timerArmedFor: unknown;
   private lampsShown: Record<string, LampPattern | undefined> = {};
   /** Stations flashing `error` for a refused play, with the cancel function of their timer. */
   private readonly flashing = new Map<StationId, () => void>();
@@ -101,10 +100,10 @@ export class TableRuntime {
     for (const cancel of this.flashing.values()) cancel();
     this.flashing.clear();
     this.cancelBatch?.();
-    this.cancelStuck?.();
+    this.cancelTimer?.();
     this.cancelBatch = undefined;
-    this.cancelStuck = undefined;
-    this.stuckArmedFor = undefined;
+    this.cancelTimer = undefined;
+    this.timerArmedFor = undefined;
   }
 
   /** Stops the timers and, if a game is running, records it as abandoned (a new game or a new table set-up follows). */
@@ -186,8 +185,9 @@ export class TableRuntime {
       return;
     }
     const event = this.onGameClock(raw);
+    const before = this.pads;
     this.pads = updatePads(this.pads, event);
-    const inputs = this.options.tableGame.onSensor(this.state, this.pads, event);
+    const inputs = this.options.tableGame.onSensor(this.state, this.pads, event, before);
     for (const input of inputs) {
       if (input.kind === 'queue-play') this.queuePlay(input);
       else this.carryOut(input);
@@ -246,7 +246,7 @@ export class TableRuntime {
     return { ok: true };
   }
 
-  private queuePlay(input: ZipInput & { kind: 'queue-play' }): void {
+  private queuePlay(input: QueuedPlay): void {
     this.queuedPlays.push(input);
     // The first play of a burst opens the window; everything that lands inside it is ordered by device time.
     this.cancelBatch ??= this.deps.scheduler.after(this.options.arbitrationWindowMs, () => {
@@ -259,11 +259,11 @@ export class TableRuntime {
     const queued = this.queuedPlays;
     const plays = queued.map((q) => q.play);
     this.queuedPlays = [];
-    if (plays.length === 0) return;
-    // The engine orders the batch by the landing times and sends plays on one top card whose intervals
-    // overlap to the referee (TIE_PENDING with the figures): arrival order decides nothing (principle 4).
+    const game = this.options.tableGame;
+    if (plays.length === 0 || game.batch === undefined) return;
+    // One action for the whole batch: the engine orders it by the landing times (principle 4).
     const at = Math.max(...plays.map((p) => p.at));
-    this.apply({ type: 'plays', plays, at } as RuntimeAction);
+    this.apply(game.batch(plays, at));
     this.afterChange(at);
     this.flush();
   }
@@ -300,7 +300,7 @@ export class TableRuntime {
     return { ok: true, data: { events: outcome.events.length } };
   }
 
-  /** Automatic follow-ups (placements, reveal) until the state settles, then the stuck timer. */
+  /** Automatic follow-ups (placements, reveal) until the state settles, then the game's timer. */
   private afterChange(at: number): void {
     for (let guard = 0; guard < 16; guard++) {
       const intents = this.options.tableGame.followUps(this.state, this.pads, at);
@@ -308,16 +308,16 @@ export class TableRuntime {
       for (const intent of intents) this.carryOut(intent);
       if (this.state === before) break;
     }
-    if (this.stuckArmedFor === this.state) return;
-    this.cancelStuck?.();
-    this.cancelStuck = undefined;
-    this.stuckArmedFor = this.state;
-    const delay = this.options.tableGame.stuckAnnounceDelay(this.state);
-    if (delay !== null) {
-      this.cancelStuck = this.deps.scheduler.after(delay, () => {
-        this.cancelStuck = undefined;
+    if (this.timerArmedFor === this.state) return;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.timerArmedFor = this.state;
+    const timed = this.options.tableGame.timer(this.state, this.nowMs());
+    if (timed !== null) {
+      this.cancelTimer = this.deps.scheduler.after(Math.max(0, timed.delayMs), () => {
+        this.cancelTimer = undefined;
         const now = this.nowMs();
-        this.apply({ type: 'announce-stuck', at: now });
+        this.apply({ ...timed.action, at: now });
         this.afterChange(now);
         this.flush();
       });

@@ -4,7 +4,7 @@
  * and their randomness is seeded.
  */
 import type { BaseAction, GameId } from '../rules/engine.ts';
-import { getEngine, isGameId } from '../rules/games.ts';
+import { GAME_IDS, getEngine, isGameId } from '../rules/games.ts';
 
 export interface ActionLog {
   readonly game: GameId;
@@ -22,7 +22,7 @@ export function parseActionLog(value: unknown): { ok: true; log: ActionLog } | {
   const errors: string[] = [];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, errors: ['(root): must be a JSON object'] };
   const v = value as Record<string, unknown>;
-  if (!isGameId(v.game)) errors.push('game: must be "zip-zap" or "zapp-zerapp"');
+  if (!isGameId(v.game)) errors.push(`game: must be ${GAME_IDS.map((id) => `"${id}"`).join(' or ')}`);
   const config = v.config;
   if (typeof config !== 'object' || config === null || !Array.isArray((config as Record<string, unknown>).players)) {
     errors.push('config: required, an object with a "players" list');

@@ -3,9 +3,11 @@
  * and cases of actions with expected results. `parseScenario` checks the shape of an unknown JSON value and
  * reports every problem at once, each with its path.
  */
+import { GAME_IDS, isGameId } from '../rules/games.ts';
 import type { GameId } from '../rules/engine.ts';
 
-export const GAME_IDS: readonly GameId[] = ['zip-zap', 'zapp-zerapp'];
+/** The games a scenario may be about: every registered game. */
+export { GAME_IDS };
 
 /** What to check after a step (or at the end of a case). */
 export interface Expectation {
@@ -77,7 +79,7 @@ export function parseScenario(value: unknown): { ok: true; scenario: Scenario } 
   if (value.rules !== undefined && !(Array.isArray(value.rules) && value.rules.every((r) => typeof r === 'string'))) {
     errors.push('rules: must be a list of rule ids');
   }
-  if (!GAME_IDS.includes(value.game as GameId)) errors.push(`game: must be one of ${GAME_IDS.join(', ')}`);
+  if (!isGameId(value.game)) errors.push(`game: must be one of ${GAME_IDS.join(', ')}`);
   if (!('setup' in value)) errors.push('setup: required');
   if (!Array.isArray(value.cases) || value.cases.length === 0) {
     errors.push('cases: required, a non-empty list');

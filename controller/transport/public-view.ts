@@ -5,9 +5,8 @@
  * cast, and the one cast of each brand lives in this file.
  */
 import type { GameId } from '../rules/engine.ts';
-import type { AnyEngine } from '../rules/games.ts';
+import { findGame, type AnyEngine } from '../rules/games.ts';
 import { PUBLIC } from '../rules/common/viewer.ts';
-import { toPublicEvent, type ZipZapEvent } from '../rules/zip-zap/index.ts';
 import type { BuzzerEvent } from '../buzzer/types.ts';
 import type { BuzzerView } from '../buzzer/view.ts';
 import type {
@@ -48,20 +47,14 @@ function isEventObject(event: unknown): event is { readonly type: string; readon
 
 /**
  * The public form of an engine event with its envelope, or null when the event must not be published at all.
- * Zip-Zap events pass through the engine's `toPublicEvent`; Zapp Zerapp events are public by construction
- * (docs/rules-engine.md: no event carries a barrel value before the reveal).
+ * Every event passes through its game plug-in's `publicEvent` filter (Zip-Zap's `toPublicEvent`; Zapp Zerapp's
+ * and Killer-21's events are public by construction, docs/rules-engine.md). An event of an unknown game is
+ * never published.
  */
 export function publicEventOf(game: GameId, event: unknown, meta: PublishMeta): PublicEvent | null {
   if (!isEventObject(event)) return null;
-  let visible: object | null;
-  switch (game) {
-    case 'zip-zap':
-      visible = toPublicEvent(event as ZipZapEvent);
-      break;
-    case 'zapp-zerapp':
-      visible = event;
-      break;
-  }
+  const plugin = findGame(game);
+  const visible = plugin === undefined ? null : plugin.publicEvent(event);
   return visible === null ? null : envelope(visible, meta);
 }
 

@@ -5,6 +5,8 @@
  * to `RequestData`, and document it in docs/mqtt.md (a test checks that every request is documented).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { GAME_IDS } from '../rules/games.ts';
+import { CHIP_COUNT } from '../runtime/registry/items.ts';
 import type { GameId } from '../rules/engine.ts';
 import type { Role } from './acl.ts';
 
@@ -23,6 +25,9 @@ const strict = { additionalProperties: false } as const;
 const SimulatedItem = Type.Union([
   Type.Object({ kind: Type.Literal('barrel'), value: Type.Integer({ minimum: 1, maximum: 13 }) }, strict),
   Type.Object({ kind: Type.Literal('card'), card: Type.String({ pattern: '^([RBYGW]([1-9]|10)|Z[1-6])$' }) }, strict),
+  // Killer-21: a card by its engine id (`R0-3`, `KILLER-1`), a tagged life chip by its number.
+  Type.Object({ kind: Type.Literal('k21'), card: Type.String({ pattern: '^(R[0-7]|DRAW1|DRAW2|PASS|SKIP|REVERSE|LIFE|KILLER)-[1-9][0-9]{0,3}$' }) }, strict),
+  Type.Object({ kind: Type.Literal('chip'), chip: Type.Integer({ minimum: 1, maximum: CHIP_COUNT }) }, strict),
 ]);
 const SimulatedOp = Type.Union([
   Type.Literal('place'), Type.Literal('lift'), Type.Literal('tap'), Type.Literal('press'),
@@ -42,8 +47,9 @@ export const REQUESTS = {
     role: 'referee',
     summary: 'Start a new game on the table (replaces a running one).',
     params: Type.Object({
-      game: Type.Union([Type.Literal('zip-zap'), Type.Literal('zapp-zerapp')]),
-      players: Type.Array(Id, { minItems: 2, maxItems: 6, uniqueItems: true }),
+      game: Type.Union(GAME_IDS.map((id) => Type.Literal(id))),
+      // The game's own seat limits are checked by its engine; 7 is the most any game takes (Killer-21).
+      players: Type.Array(Id, { minItems: 2, maxItems: 7, uniqueItems: true }),
       seed: Type.Optional(Type.Union([Type.Integer(), Type.String({ maxLength: 64 })])),
       config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     }, strict),
@@ -80,7 +86,7 @@ export const REQUESTS = {
   },
   'next-round': {
     role: 'referee',
-    summary: 'Zip-Zap: deal the next round.',
+    summary: 'Zip-Zap, Killer-21: deal the next round.',
     params: Type.Object({}, strict),
   },
   undo: {

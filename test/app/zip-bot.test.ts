@@ -3,8 +3,8 @@
  * their pads, and stand in for a referee when a tie has waited long enough.
  */
 import { describe, expect, it } from 'vitest';
-import type { BotContext } from '../../controller/app/bots/bot-context.ts';
-import { zipBotStep } from '../../controller/app/bots/zip-bot.ts';
+import type { BotContext } from '../../controller/runtime/games/bot-context.ts';
+import { zipBotStep } from '../../controller/runtime/zip-zap/table-bot.ts';
 import { getEngine } from '../../controller/rules/games.ts';
 import type { ZipZapState } from '../../controller/rules/zip-zap/index.ts';
 import type { Item } from '../../controller/runtime/registry/items.ts';

@@ -53,7 +53,7 @@ describe('cross-field checks', () => {
       ],
     })).toEqual([
       'CONFIG_CONFLICT tables.0.buzzer: only for mode buzzer (this table is zapp-zerapp)',
-      'CONFIG_CONFLICT tables.0.pileStation: only for mode zip-zap (this table is zapp-zerapp)',
+      'CONFIG_CONFLICT tables.0.pileStation: only for mode zip-zap or killer-21 (this table is zapp-zerapp)',
       'CONFIG_CONFLICT tables.0.rules.colours: comes from `seats` (each seat\'s colour); remove it here',
       'CONFIG_CONFLICT tables.0.rules.players: comes from `seats`; remove it here',
       'CONFIG_CONFLICT tables.1.rules: buzzer mode has no rules engine: its options are in `buzzer`',

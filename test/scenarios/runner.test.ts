@@ -80,7 +80,7 @@ describe('scenario runner', () => {
     if (parsed.ok) return;
     expect(parsed.errors).toEqual(expect.arrayContaining([
       'id: required, a non-empty string',
-      'game: must be one of zip-zap, zapp-zerapp',
+      'game: must be one of zip-zap, zapp-zerapp, killer-21',
       'setup: required',
       'cases.0.name: required, a non-empty string',
       'cases.0.steps.0: must be an object with an \'action\'',

@@ -5,15 +5,12 @@
  */
 import type { SimulatedTable } from '../../hardware/simulated/index.ts';
 import { nextInt, seedRng, type Rng } from '../../rules/common/rng.ts';
-import { getEngine } from '../../rules/games.ts';
-import type { ZappState } from '../../rules/zapp-zerapp/index.ts';
-import type { ZipZapState } from '../../rules/zip-zap/index.ts';
-import type { Item } from '../../runtime/registry/items.ts';
+import { getGame } from '../../rules/games.ts';
+import { itemKey, type Item } from '../../runtime/registry/items.ts';
 import type { TableRuntime } from '../../runtime/table-runtime.ts';
 import { runSimulatorOp } from '../simulator.ts';
-import type { BotContext, BotSeat } from './bot-context.ts';
-import { zappBotStep } from './zapp-bot.ts';
-import { zipBotStep } from './zip-bot.ts';
+import type { BotContext, BotSeat } from '../../runtime/games/bot-context.ts';
+import { getTablePlugin } from '../../runtime/games/tables.ts';
 
 export interface BotDriverOptions {
   readonly table: SimulatedTable;
@@ -22,7 +19,7 @@ export interface BotDriverOptions {
   readonly seats: readonly BotSeat[];
   /** Every seat's station (bots wait for all pads to be clear before rolling). */
   readonly allStations: readonly string[];
-  /** Zip-Zap: the station under the discard pile, where bots play some of their cards. */
+  /** The station under the discard pile, where bots play some of their cards. */
   readonly pileStation?: string;
   readonly speed: number;
   readonly seed: string | number;
@@ -33,9 +30,10 @@ export interface BotDriverOptions {
 export class BotDriver {
   private rng: Rng;
   private timer: NodeJS.Timeout | undefined;
-  private readonly pads = new Map<string, Item>();
+  /** What the bots put on each pad (and have not lifted), in order. */
+  private readonly pads = new Map<string, Item[]>();
   private overSince: number | undefined;
-  /** When the bots first saw the pending Zip-Zap tie (wall ms), while one is pending. */
+  /** When the bots first saw the pending tie (wall ms), while one is pending. */
   private tieSince: number | undefined;
 
   constructor(private readonly options: BotDriverOptions) {
@@ -64,7 +62,8 @@ export class BotDriver {
   private tick(): void {
     const runtime = this.options.runtime();
     const state = runtime.engineState();
-    const engine = getEngine(runtime.options.game);
+    const engine = getGame(runtime.options.game).engine;
+    const game = getTablePlugin(runtime.options.game);
     if (engine.result(state).over) {
       this.overSince ??= Date.now();
       if (Date.now() - this.overSince > 8000 / this.options.speed) {
@@ -79,17 +78,13 @@ export class BotDriver {
     this.rng = rng;
     const seat = this.options.seats[index];
     if (!seat) return;
-    if (runtime.options.game === 'zip-zap') this.tieSince = (state as ZipZapState).tie === null ? undefined : this.tieSince ?? Date.now();
+    this.tieSince = game.refereePending(state) ? this.tieSince ?? Date.now() : undefined;
     const ctx = this.context(runtime);
-    if (runtime.options.game === 'zapp-zerapp') zappBotStep(state as ZappState, seat, ctx);
-    else {
-      const legal = engine.legalActions(state) as unknown as Readonly<Record<string, unknown>>[];
-      zipBotStep(state as ZipZapState, seat, ctx, legal);
-    }
+    game.bot(state, seat, ctx, engine.legalActions(state) as unknown as Readonly<Record<string, unknown>>[]);
   }
 
   private clearPads(): void {
-    for (const [station, item] of this.pads) runSimulatorOp(this.options.table, station, 'lift', item);
+    for (const [station, items] of this.pads) for (const item of items) runSimulatorOp(this.options.table, station, 'lift', item);
     this.pads.clear();
   }
 
@@ -98,19 +93,23 @@ export class BotDriver {
     const bots = new Set(this.options.seats.map((s) => s.player));
     return {
       place: (station, item) => {
-        if (runSimulatorOp(table, station, 'place', item).ok) this.pads.set(station, item);
+        if (runSimulatorOp(table, station, 'place', item).ok) this.pads.set(station, [...this.pads.get(station) ?? [], item]);
       },
       lift: (station, item) => {
         runSimulatorOp(table, station, 'lift', item);
-        this.pads.delete(station);
+        const left = (this.pads.get(station) ?? []).filter((i) => itemKey(i) !== itemKey(item));
+        if (left.length === 0) this.pads.delete(station);
+        else this.pads.set(station, left);
       },
       tap: (station, item) => runSimulatorOp(table, station, 'tap', item),
       press: (station) => runSimulatorOp(table, station, 'press'),
       act: (action) => runtime.requestAction(action, 'bot', false),
-      padItem: (station) => this.pads.get(station),
+      padItem: (station) => this.pads.get(station)?.at(-1),
+      itemsOn: (station) => this.pads.get(station) ?? [],
+      seatIndex: (player) => runtime.options.players.indexOf(player),
       ...(this.options.pileStation === undefined ? {} : { pileStation: this.options.pileStation }),
       tieWaitedMs: this.tieSince === undefined ? 0 : (Date.now() - this.tieSince) * this.options.speed,
-      isOnAnyPad: (barrel) => [...this.pads.values()].some((i) => i.kind === 'barrel' && i.value === barrel),
+      isOnAnyPad: (barrel) => [...this.pads.values()].some((items) => items.some((i) => i.kind === 'barrel' && i.value === barrel)),
       allPadsClear: () => this.options.allStations.every((s) => !this.pads.has(s)),
       isBot: (player) => bots.has(player),
       chance: (p) => {

@@ -4,29 +4,23 @@
  */
 import { playGame } from '../../bots/play-game.ts';
 import { PUBLIC } from '../../rules/common/viewer.ts';
-import type { GameId } from '../../rules/engine.ts';
-import { getEngine } from '../../rules/games.ts';
+import { GAMES } from '../../rules/games.ts';
 import { parse } from '../args.ts';
 import { renderTree, type Output } from '../output.ts';
 
 export const demoHelp = `zaptable demo [--seed S]
 
-Bots play one game of Zip-Zap (3 players) and one of Zapp Zerapp (4 players, pro variant) with legal
-moves only, on the pure rules engines. Prints how many actions each game took, who won, and the final
+Bots play one game of each game (${GAMES.map((g) => `${g.title}: ${g.demo.label}`).join('; ')})
+with legal moves only, on the pure rules engines. Prints how many actions each game took, who won, and the final
 public view (what the dashboard will show).`;
-
-const DEMOS: readonly { game: GameId; config: Record<string, unknown> & { players: string[] } }[] = [
-  { game: 'zip-zap', config: { players: ['Ada', 'Ben', 'Cleo'] } },
-  { game: 'zapp-zerapp', config: { players: ['red', 'green', 'blue', 'yellow'], variant: 'PRO' } },
-];
 
 export function demoCommand(argv: readonly string[], io: Output): number {
   const { values } = parse(argv, { seed: { type: 'string' } });
   const seed = values.seed ?? '2026';
-  for (const demo of DEMOS) {
-    const engine = getEngine(demo.game);
+  for (const game of GAMES) {
+    const { engine, demo } = game;
     const played = playGame(engine, demo.config, seed);
-    io.out(`── ${demo.game}: ${demo.config.players.join(', ')} (seed ${seed}) ──`);
+    io.out(`── ${game.id}: ${demo.config.players.join(', ')} (seed ${seed}) ──`);
     io.out(`${played.actionCount} legal actions applied in ${played.result.rounds} rounds`);
     io.out(`winner${played.result.winners.length > 1 ? 's (shared)' : ''}: ${played.result.winners.join(', ')}`);
     io.out(`scores: ${Object.entries(played.result.scores).map(([p, s]) => `${p} ${s}`).join(', ')}`);

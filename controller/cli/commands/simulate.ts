@@ -4,37 +4,34 @@
  * printed fingerprint (a hash of every game's result) makes that easy to check.
  */
 import { playGame, SimulationError } from '../../bots/play-game.ts';
+import { GAME_IDS, GAMES, getGame, isGameId } from '../../rules/games.ts';
 import type { GameId } from '../../rules/engine.ts';
-import { getEngine, isGameId } from '../../rules/games.ts';
 import { intOption, parse, UsageError } from '../args.ts';
 import type { Output } from '../output.ts';
 
-export const simulateHelp = `zaptable simulate --game zip-zap|zapp-zerapp [--games N] [--seed S] [--players P] [--variant V]
+const gameLines = GAMES.map((g) => {
+  const variants = Object.keys(g.simulation.variants).map((v) => (v === g.simulation.defaultVariant ? `${v} (default)` : v)).join(' or ');
+  return { players: `${g.id} ${g.seats[0]}-${g.seats[1]}`, variants: `${g.id}: ${variants}` };
+});
+
+export const simulateHelp = `zaptable simulate --game ${GAME_IDS.join('|')} [--games N] [--seed S] [--players P] [--variant V]
 
 Random bots play N complete games with legal actions only, on one core. Prints games/s,
-applied actions/s and outcome statistics. Same seed, same games (compare the fingerprint).
+applied actions/s (per wall-clock and per CPU second) and outcome statistics. Same seed,
+same games (compare the fingerprint).
 
-  --game G          zip-zap or zapp-zerapp (required)
+  --game G          ${GAME_IDS.join(', ')} (required)
   --games N         number of games (default 1000)
   --seed S          seed of the first game; game i uses "S:i" (default 1)
-  --players P       players per game: zip-zap 2-6 (default 4), zapp-zerapp 2-4 (default 4)
-  --variant V       zip-zap: penalty (default) or wins scoring; zapp-zerapp: basic (default) or pro
+  --players P       players per game (default 4): ${gameLines.map((l) => l.players).join(', ')}
+  --variant V       ${gameLines.map((l) => l.variants).join('; ')}
   --json            print the figures as JSON`;
 
-const PLAYER_IDS: Record<GameId, readonly string[]> = {
-  'zip-zap': ['A', 'B', 'C', 'D', 'E', 'F'],
-  'zapp-zerapp': ['red', 'green', 'blue', 'yellow'],
-};
-
-function variantConfig(game: GameId, variant: string | undefined): Record<string, unknown> {
-  if (game === 'zip-zap') {
-    if (variant === undefined || variant === 'penalty') return { scoringMode: 'PENALTY' };
-    if (variant === 'wins') return { scoringMode: 'WINS' };
-    throw new UsageError(`--variant for zip-zap must be penalty or wins, got "${variant}"`);
-  }
-  if (variant === undefined || variant === 'basic') return { variant: 'BASIC' };
-  if (variant === 'pro') return { variant: 'PRO' };
-  throw new UsageError(`--variant for zapp-zerapp must be basic or pro, got "${variant}"`);
+function variantConfig(game: GameId, variant: string | undefined): Readonly<Record<string, unknown>> {
+  const sim = getGame(game).simulation;
+  const chosen = sim.variants[variant ?? sim.defaultVariant];
+  if (chosen === undefined) throw new UsageError(`--variant for ${game} must be ${Object.keys(sim.variants).join(' or ')}, got "${variant}"`);
+  return chosen;
 }
 
 /** FNV-1a over a string, folded into a running 32-bit hash. */
@@ -51,9 +48,15 @@ export interface SimulationFigures {
   variant: string;
   seed: string;
   actions: number;
+  /** Wall-clock time of the game loop. */
   seconds: number;
+  /** CPU time (user + system) the process spent in the loop: what the engine costs on a busy, shared machine. */
+  cpuSeconds: number;
   gamesPerSecond: number;
+  /** Applied actions per wall-clock second. */
   actionsPerSecond: number;
+  /** Applied actions per CPU second. */
+  actionsPerCpuSecond: number;
   meanActionsPerGame: number;
   meanRounds: number;
   winShareBySeat: Record<string, number>;
@@ -64,8 +67,8 @@ export interface SimulationFigures {
 
 export function simulate(game: GameId, games: number, seed: string, players: number, variant: string | undefined,
   onProgress: (done: number) => void = () => undefined): SimulationFigures {
-  const engine = getEngine(game);
-  const ids = (PLAYER_IDS[game]).slice(0, players);
+  const engine = getGame(game).engine;
+  const ids = getGame(game).simulation.playerIds.slice(0, players);
   const config = { players: ids, ...variantConfig(game, variant) };
   const wins: Record<string, number> = Object.fromEntries(ids.map((id) => [id, 0]));
   const scores: Record<string, number> = Object.fromEntries(ids.map((id) => [id, 0]));
@@ -74,6 +77,7 @@ export function simulate(game: GameId, games: number, seed: string, players: num
   let shared = 0;
   let hash = 2166136261;
   const started = process.hrtime.bigint();
+  const cpuStarted = process.cpuUsage();
   for (let i = 0; i < games; i++) {
     const played = playGame(engine, config, `${seed}:${i}`, { recordActions: false });
     actions += played.actionCount;
@@ -85,12 +89,15 @@ export function simulate(game: GameId, games: number, seed: string, players: num
     if ((i + 1) % 250 === 0) onProgress(i + 1);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuStarted);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const perGame = (x: number): number => Math.round((x / games) * 1000) / 1000;
   return {
-    game, games, players, variant: variant ?? (game === 'zip-zap' ? 'penalty' : 'basic'), seed,
-    actions, seconds: Math.round(seconds * 1000) / 1000,
+    game, games, players, variant: variant ?? getGame(game).simulation.defaultVariant, seed,
+    actions, seconds: Math.round(seconds * 1000) / 1000, cpuSeconds: Math.round(cpuSeconds * 1000) / 1000,
     gamesPerSecond: Math.round(games / seconds),
     actionsPerSecond: Math.round(actions / seconds),
+    actionsPerCpuSecond: Math.round(actions / Math.max(cpuSeconds, 1e-9)),
     meanActionsPerGame: perGame(actions),
     meanRounds: perGame(rounds),
     winShareBySeat: Object.fromEntries(ids.map((id) => [id, perGame(wins[id] ?? 0)])),
@@ -105,11 +112,11 @@ export function simulateCommand(argv: readonly string[], io: Output): number {
     game: { type: 'string' }, games: { type: 'string' }, seed: { type: 'string' },
     players: { type: 'string' }, variant: { type: 'string' }, json: { type: 'boolean' },
   });
-  if (!isGameId(values.game)) throw new UsageError('--game must be zip-zap or zapp-zerapp');
+  if (!isGameId(values.game)) throw new UsageError(`--game must be ${GAME_IDS.join(' or ')}`);
   const game = values.game;
   const games = intOption(values.games, 'games', 1000);
-  const maxPlayers = game === 'zip-zap' ? 6 : 4;
-  const players = intOption(values.players, 'players', 4, 2, maxPlayers);
+  const [minPlayers, maxPlayers] = getGame(game).seats;
+  const players = intOption(values.players, 'players', 4, minPlayers, maxPlayers);
   const seed = values.seed ?? '1';
   variantConfig(game, values.variant); // validate before the long run starts
   let figures: SimulationFigures;
@@ -131,9 +138,9 @@ export function simulateCommand(argv: readonly string[], io: Output): number {
   }
   const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
   io.out(`${figures.game} (${figures.variant}), ${figures.players} players, ${figures.games} games, seed ${figures.seed}`);
-  io.out(`  time            ${figures.seconds.toFixed(3)} s`);
+  io.out(`  time            ${figures.seconds.toFixed(3)} s wall, ${figures.cpuSeconds.toFixed(3)} s CPU`);
   io.out(`  games/s         ${figures.gamesPerSecond.toLocaleString('en-US')}`);
-  io.out(`  actions/s       ${figures.actionsPerSecond.toLocaleString('en-US')}  (${figures.actions.toLocaleString('en-US')} applied actions)`);
+  io.out(`  actions/s       ${figures.actionsPerSecond.toLocaleString('en-US')} wall, ${figures.actionsPerCpuSecond.toLocaleString('en-US')} CPU  (${figures.actions.toLocaleString('en-US')} applied actions)`);
   io.out(`  actions/game    ${figures.meanActionsPerGame}`);
   io.out(`  rounds/game     ${figures.meanRounds}`);
   io.out(`  shared wins     ${figures.sharedWins}`);

@@ -5,11 +5,10 @@
 import { publicRejection } from './public-refusal.ts';
 import { applied, type Outcome } from '../common/outcome.ts';
 import type { Viewer } from '../common/viewer.ts';
-import type { GameResult } from '../engine.ts';
+import type { GameEngine, GameResult } from '../engine.ts';
 import { ACTION_TYPES, parseAction, type Killer21Action } from './actions.ts';
 import { autoBusts, bustAction } from './bust.ts';
 import { resolveConfig, type Killer21Config } from './config.ts';
-import type { PluggableEngine } from './contract.ts';
 import type { Killer21Event } from './events.ts';
 import { closeWindowAction, concedeAction, respondAction, ruleResponseAction } from './killer.ts';
 import { legalActions } from './legal-actions.ts';
@@ -53,8 +52,8 @@ function apply(state: Killer21State, action: Killer21Action): Result {
 }
 
 /** The Killer-21 rules engine (docs/rules/killer-21.md). */
-export const killer21Engine: PluggableEngine<
-  'killer-21', Killer21State, Killer21Action, Killer21Event, Killer21View, K21RejectionCode, Killer21Config
+export const killer21Engine: GameEngine<
+  Killer21State, Killer21Action, Killer21Event, Killer21View, K21RejectionCode, Killer21Config
 > = {
   id: 'killer-21',
   setup(config, seed): Result {

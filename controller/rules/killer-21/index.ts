@@ -4,8 +4,6 @@
  * and the views.
  */
 export { killer21Engine } from './engine.ts';
-export { killer21AsAnyEngine } from './unregistered.ts';
-export type { PluggableEngine } from './contract.ts';
 export { K21_REJECTIONS, type K21RejectionCode, type K21Rejection } from './rejections.ts';
 export { checkInvariants } from './invariants.ts';
 export { EVENT_TYPES, type Killer21Event, type LossReason, type WindowEnd, type GameEnd } from './events.ts';

@@ -1,17 +1,45 @@
 /**
  * The game-specific half of the table runtime: how sensor events become intents, which automatic follow-ups a
- * state calls for, and what the lamps show. One implementation per game; the runtime does the rest.
+ * state calls for, which timed action it waits for, and what the lamps show. One implementation per game (in
+ * the game's own folder under runtime/, made by its plug-in's `table` factory); the runtime does the rest.
  */
 import type { LampPattern, SensorEvent, StationId } from '../../hardware/interface.ts';
 import type { GameId } from '../../rules/engine.ts';
-import type { Intent } from '../intents.ts';
+import type { Intent, RuntimeAction } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
-import type { ZipInput } from '../zip-zap/card-pads.ts';
+import type { TagRegistry } from '../registry/tag-registry.ts';
+import type { BarrelWeights } from '../calibration/barrel-weights.ts';
+
+/**
+ * A play waiting for the arbitration window, with its landing interval: the runtime collects every play that
+ * lands within `arbitrationWindowMs` and hands them to the game's `batch` as one action, so the engine orders
+ * them by landing time and not by arrival (principle 4).
+ */
+export interface QueuedPlay {
+  readonly kind: 'queue-play';
+  /** The play as the game's `batch` takes it (JSON), with its landing time. */
+  readonly play: { readonly at: number };
+  /** The sensor event's station. */
+  readonly station: StationId;
+}
+
+/** What one sensor event asks for: intents carried out now, plays queued for the arbitration window. */
+export type TableInput = Intent | QueuedPlay;
+
+/** An action the state waits for after a delay (the ORACLE's stuck announcement, a Killer window's deadline). */
+export interface TimedAction {
+  /** ms from now (the game clock); ≤ 0 fires on the next turn of the event loop. */
+  readonly delayMs: number;
+  /** The action; the runtime stamps `at` with the time it fires. */
+  readonly action: RuntimeAction;
+}
 
 export interface TableGame {
   readonly id: GameId;
-  /** Decisions for one sensor event (`padsAfter` includes it). Plays may be queued for time ordering. */
-  onSensor(state: unknown, padsAfter: Pads, event: SensorEvent): ZipInput[];
+  /** Decisions for one sensor event (`padsBefore` is the pads without it, `padsAfter` includes it). */
+  onSensor(state: unknown, padsAfter: Pads, event: SensorEvent, padsBefore: Pads): TableInput[];
+  /** The one action for a batch of queued plays (only for games whose `onSensor` queues plays). */
+  batch?(plays: readonly QueuedPlay['play'][], at: number): RuntimeAction;
   /** Actions the state calls for by itself after any change (a barrel placed early, the reveal). */
   followUps(state: unknown, pads: Pads, at: number): Intent[];
   /**
@@ -23,11 +51,22 @@ export interface TableGame {
   ): { readonly code: string; readonly message: string } | null;
   /** The lamp pattern per player. */
   lamps(state: unknown): Record<string, LampPattern>;
-  /** ORACLE stuck knowledge: ms after which `announce-stuck` is due, or null when nobody is stuck. */
-  stuckAnnounceDelay(state: unknown): number | null;
+  /**
+   * The action this state waits for after a delay, or null. Re-asked after every change of state; a new state
+   * cancels the old timer (Zip-Zap ORACLE: `announce-stuck`; Killer-21: `close-window` at the deadline).
+   */
+  timer(state: unknown, nowMs: number): TimedAction | null;
 }
 
-export interface SeatMap {
+/** What a game's table adapter is built from (the plug-in's `table` factory gets it from the configuration). */
+export interface TableContext {
+  /** Station id → player; stations not listed (a pile station) are not seats. */
   readonly seatOfStation: Readonly<Record<StationId, string>>;
+  /** The station under the discard pile, if the table has one. */
   readonly pileStation?: StationId;
+  readonly registry: TagRegistry;
+  /** Learned barrel weights (Zapp Zerapp), when calibrated. */
+  readonly weights?: BarrelWeights;
+  /** The table's game-specific `table` options from the configuration (e.g. Killer-21's chips). */
+  readonly options: Readonly<Record<string, unknown>>;
 }

@@ -3,7 +3,7 @@
  * anew (`--redo ITEM`, a damaged or lost tag). Names are forgiving — `barrel:7`, `7`, `R4`, `card:R4`,
  * `Z2` — because a person types them at a table, but anything that is not one of the game's items is an error.
  */
-import { ALL_ITEMS, itemKey, parseItemKey, type Item } from '../registry/items.ts';
+import { ALL_ITEMS, itemKey, itemLabel, parseItemKey, type Item } from '../registry/items.ts';
 
 export const ITEM_GROUPS = ['barrels', 'cards', 'zaps'] as const;
 export type ItemGroup = (typeof ITEM_GROUPS)[number];
@@ -53,5 +53,5 @@ export function selectItems(only: string | undefined, redo: readonly string[] = 
 
 /** A short label for progress bars: `#4` (barrel 4; `B4` is the blue 4), `R10`, `Z2`. */
 export function shortLabel(item: Item): string {
-  return item.kind === 'barrel' ? `#${item.value}` : item.card;
+  return itemLabel(item);
 }

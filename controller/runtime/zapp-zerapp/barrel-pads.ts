@@ -14,6 +14,7 @@ import { placedBarrel, type ZappState } from '../../rules/zapp-zerapp/index.ts';
 import { crossCheckBarrel, type BarrelWeights } from '../calibration/barrel-weights.ts';
 import { action, type Intent } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
+import { describeItem } from '../registry/items.ts';
 import { lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
 
 export interface ZappTableContext {
@@ -52,7 +53,7 @@ export function barrelEventIntents(state: ZappState, padsAfter: Pads, event: Sen
   }
   if (item.kind !== 'barrel') {
     return event.kind === 'tag-arrived'
-      ? [{ kind: 'notice', code: 'WRONG_ITEM', message: `a Zip-Zap card (${item.card}) on a Zapp Zerapp pad`, station: event.station }]
+      ? [{ kind: 'notice', code: 'WRONG_ITEM', message: item.kind === 'card' || item.kind === 'zap' ? `a Zip-Zap card (${item.card}) on a Zapp Zerapp pad` : `${describeItem(item)} on a Zapp Zerapp pad`, station: event.station }]
       : [];
   }
   if (player === undefined) return [];

@@ -14,8 +14,9 @@ import type { SensorEvent, StationId } from '../../hardware/interface.ts';
 import type { LandingInterval, PlaySpec, ZipZapState } from '../../rules/zip-zap/index.ts';
 import { action, type Intent } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
+import { describeItem } from '../registry/items.ts';
 import { lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
-import { landingOf } from './landing-interval.ts';
+import { landingOf } from '../pads/landing-interval.ts';
 
 export interface ZipTableContext {
   readonly seatOfStation: Readonly<Record<StationId, string>>;
@@ -37,7 +38,7 @@ export function cardsOnPad(pads: Pads, station: StationId, registry: TagRegistry
   const out: string[] = [];
   for (const uid of pads[station]?.tags ?? []) {
     const item = lookupTag(registry, uid);
-    if (item && item.kind !== 'barrel') out.push(item.card);
+    if (item?.kind === 'card' || item?.kind === 'zap') out.push(item.card);
   }
   return out;
 }
@@ -65,7 +66,7 @@ export function cardEventIntents(state: ZipZapState, padsAfter: Pads, event: Sen
   if (event.kind !== 'tag-arrived') return [];
   const item = lookupTag(ctx.registry, event.uid);
   if (!item) return [{ kind: 'notice', code: 'UNKNOWN_TAG', message: `tag ${event.uid} is not enrolled (run zaptable enroll)`, station: event.station }];
-  if (item.kind === 'barrel') return [{ kind: 'notice', code: 'WRONG_ITEM', message: `a Zapp Zerapp barrel on a Zip-Zap pad`, station: event.station }];
+  if (item.kind !== 'card' && item.kind !== 'zap') return [{ kind: 'notice', code: 'WRONG_ITEM', message: `${describeItem(item)} on a Zip-Zap pad`, station: event.station }];
   const card = item.card;
   const mode = state.mode.kind;
 

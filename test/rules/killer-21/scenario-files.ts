@@ -1,13 +1,10 @@
 /**
- * Loads Killer-21 scenario files for the shared scenario runner. The runner's `parseScenario` accepts only the
- * registered games (`GAME_IDS`), and 'killer-21' is registered in phase B of issue 12. Until then the shape of a
- * file is checked by `parseScenario` with the game set aside, and the engine is handed to `runScenario`
- * explicitly; phase B replaces this file with `runScenarioFile`.
+ * Loads Killer-21 scenario files for the shared scenario runner: 'killer-21' is a registered game
+ * (rules/games.ts), so `parseScenario` checks the files as it checks every game's, and `runScenario` finds the
+ * engine by the file's `game`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GameId } from '../../../controller/rules/engine.ts';
-import { killer21AsAnyEngine } from '../../../controller/rules/killer-21/index.ts';
 import { runScenario, type ScenarioReport } from '../../../controller/scenarios/run-scenario.ts';
 import { parseScenario, type Scenario } from '../../../controller/scenarios/scenario.ts';
 
@@ -22,13 +19,12 @@ export function scenarioFiles(dir: string): string[] {
 export function loadScenario(file: string): Scenario {
   const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   if (json.game !== 'killer-21') throw new Error(`${file}: game must be "killer-21"`);
-  // Any registered id passes the shape check; the game field is restored below.
-  const parsed = parseScenario({ ...json, game: 'zip-zap' });
+  const parsed = parseScenario(json);
   if (!parsed.ok) throw new Error(`${file}: ${parsed.errors.join('; ')}`);
-  return { ...parsed.scenario, game: json.game as GameId };
+  return parsed.scenario;
 }
 
-/** Runs one file through the shared runner with the Killer-21 engine. */
+/** Runs one file through the shared runner (the engine comes from the registry by the file's `game`). */
 export function runKillerScenario(file: string): ScenarioReport {
-  return { ...runScenario(loadScenario(file), killer21AsAnyEngine), file };
+  return { ...runScenario(loadScenario(file)), file };
 }

@@ -7,8 +7,8 @@ import { zappLamps } from '../lamps.ts';
 import { padsClear, type Pads } from '../pads/pad-state.ts';
 import {
   barrelEventIntents, buttonIntents, placementIntents, revealIntents, type ZappTableContext,
-} from '../zapp-zerapp/barrel-pads.ts';
-import type { TableGame } from './table-game.ts';
+} from './barrel-pads.ts';
+import type { TableGame } from '../games/table-game.ts';
 
 /** The only legal move of a player as a `move` action, or null when there is a choice to make. */
 export function onlyMove(state: ZappState, player: string): Record<string, unknown> | null {
@@ -45,6 +45,6 @@ export function zappTable(ctx: ZappTableContext): TableGame {
       return null;
     },
     lamps: (raw) => zappLamps(raw as ZappState),
-    stuckAnnounceDelay: () => null,
+    timer: () => null,
   };
 }

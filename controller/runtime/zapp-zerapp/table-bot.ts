@@ -4,7 +4,7 @@
  * roll, and picks a move (through the runtime, as a person picks one on the dashboard).
  */
 import { describeMoves, placedBarrel, type ZappState } from '../../rules/zapp-zerapp/index.ts';
-import type { BotContext, BotSeat } from './bot-context.ts';
+import type { BotContext, BotSeat } from '../games/bot-context.ts';
 
 export function zappBotStep(state: ZappState, seat: BotSeat, ctx: BotContext): void {
   const onPad = ctx.padItem(seat.station);

@@ -5,7 +5,7 @@
  * has resolved after a while is resolved by the first bot (a demo with nobody at the dashboard goes on).
  */
 import type { ZipZapState } from '../../rules/zip-zap/index.ts';
-import type { BotContext, BotSeat } from './bot-context.ts';
+import type { BotContext, BotSeat } from '../games/bot-context.ts';
 
 type LegalAction = Readonly<Record<string, unknown>>;
 

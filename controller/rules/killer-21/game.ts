@@ -1,0 +1,30 @@
+/**
+ * Killer-21's game definition (rules/game-definition.ts), the worked example of docs/adding-a-game.md.
+ */
+import type { GameDefinition } from '../game-definition.ts';
+import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
+import { killer21Engine } from './engine.ts';
+
+export const killer21Game: GameDefinition = {
+  id: 'killer-21',
+  title: 'Killer-21',
+  engine: killer21Engine,
+  seats: [2, 7],
+  rulesKeys: Object.keys(DEFAULT_CONFIG),
+  rulesFromSeats: ['players'],
+  engineRules: (rules) => ({ ...rules }),
+  checkRules(rules, seats) {
+    const r = resolveConfig({ ...rules, players: seats.map((s) => s.id) });
+    return 'errors' in r ? r.errors : [];
+  },
+  tableKeys: ['pileStation', 'chips'],
+  // Killer-21 events carry no hidden information (a draw is a count; a zero kept in a hand has no card id).
+  publicEvent: (event) => event,
+  requests: ['next-round'],
+  simulation: {
+    playerIds: ['A', 'B', 'C', 'D', 'E', 'F', 'G'],
+    variants: { standard: { variant: 'STANDARD' }, blitz: { variant: 'BLITZ' } },
+    defaultVariant: 'standard',
+  },
+  demo: { label: '4 players', config: { players: ['Ada', 'Ben', 'Cleo', 'Dan'] } },
+};

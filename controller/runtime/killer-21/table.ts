@@ -1,0 +1,43 @@
+/**
+ * Killer-21's table behaviour behind TableGame: card-pads.ts decisions, the chip check, the lamps, and the
+ * Killer window's deadline timer (`close-window` once the deadline and a grace have passed, K21-36).
+ */
+import type { Killer21State } from '../../rules/killer-21/index.ts';
+import type { TableContext, TableGame } from '../games/table-game.ts';
+import { DEFAULT_CHIPS, type ChipSettings } from './chips.ts';
+import { k21EventIntents } from './card-pads.ts';
+import { k21Lamps } from './lamps.ts';
+
+/**
+ * How long after the deadline the window is closed (ms): a zero that landed in time but was read late (the
+ * reader's poll window, the serial line, the arbitration of the clock mapping) must still arrive before the
+ * close, so the grace covers the largest uncertainty plus reader latency (Part C-K, K21-30..37). Zeros are
+ * judged by their landing times, not by when the close happens, so a longer grace changes no verdict.
+ */
+export const KILLER_GRACE_MS = 300;
+
+/** The table's chip settings from its `chips` options (the configuration has validated them). */
+export function chipSettings(options: Readonly<Record<string, unknown>>): ChipSettings {
+  const raw = (options.chips ?? {}) as Partial<ChipSettings>;
+  return { ...DEFAULT_CHIPS, ...raw };
+}
+
+export function killer21Table(ctx: TableContext): TableGame {
+  const k21 = {
+    seatOfStation: ctx.seatOfStation, registry: ctx.registry, chips: chipSettings(ctx.options),
+    ...(ctx.pileStation === undefined ? {} : { pileStation: ctx.pileStation }),
+  };
+  return {
+    id: 'killer-21',
+    onSensor: (raw, padsAfter, event, padsBefore) => k21EventIntents(raw as Killer21State, padsAfter, event, padsBefore, k21),
+    followUps: () => [],
+    requestRefusal: () => null,
+    lamps: (raw) => k21Lamps(raw as Killer21State),
+    timer(raw, nowMs) {
+      const state = raw as Killer21State;
+      const w = state.killer;
+      if (state.phase !== 'KILLER' || w === null || w.closed || w.deadline === null) return null;
+      return { delayMs: w.deadline + KILLER_GRACE_MS - nowMs, action: { type: 'close-window' } };
+    },
+  };
+}
