@@ -13,8 +13,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killer21Engine, type Killer21State } from '../../../controller/rules/killer-21/index.ts';
-// TEMPORARY until branch plugins (GameId = string) is merged.
-import type { GameId } from '../../../controller/rules/engine.ts';
 import { startRealHarness, type RealHarness } from '../support/real-harness.ts';
 import { waitFor } from '../support/wait.ts';
 import { launchBrowser, openPage, screenshot, type WatchedPage } from './support.ts';
@@ -52,7 +50,7 @@ const hand = (p: string): readonly string[] => state().hands[p] ?? [];
 
 beforeAll(async () => {
   harness = await startRealHarness({
-    tables: [{ id: TABLE, name: 'Killer table', game: 'killer-21' as GameId, players: [...PLAYERS], seed: SEED, rules: { killerWindowMs: WINDOW_MS } }],
+    tables: [{ id: TABLE, name: 'Killer table', game: 'killer-21', players: [...PLAYERS], seed: SEED, rules: { killerWindowMs: WINDOW_MS } }],
     pileStation: true,
   });
   browser = await launchBrowser();
