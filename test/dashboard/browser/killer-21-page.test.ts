@@ -76,6 +76,35 @@ async function axeViolations(page: Page): Promise<string[]> {
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact ?? ''}, ${v.nodes.length})`);
 }
 
+/**
+ * The stand-in's answers to the simulator panel, in the contract of a `simulate` that waits for the table
+ * (docs/mqtt.md): a press at a seat is that seat's "I can't", applied with its events and answered with the
+ * table's last `seq`, `outcome` and `message`, or refused with the engine's code. The dashboard relays only
+ * requests that carry the token.
+ */
+async function answerRequests(): Promise<void> {
+  controller.on('message', (topic, payload, packet) => {
+    if (packet.retain) return;
+    const [, , , client, name] = topic.split('/');
+    if (client === undefined || name === undefined) return;
+    const body = JSON.parse(payload.toString()) as { station?: string; op?: string; transaction?: string | number };
+    const seat = SEATS[Number(body.station?.replace('seat-', '')) - 1]?.id ?? '';
+    void (async () => {
+      let answer: object;
+      if (name === 'simulate' && body.op === 'press') {
+        const r = killer21Engine.apply(state, { type: 'cannot-play', player: seat });
+        if (r.ok) {
+          state = r.state;
+          await publish(r.events);
+          answer = { status: 'ok', data: { station: body.station, seq, outcome: 'applied', message: 'applied', events: r.events.map((e) => e.type) }, error: null };
+        } else answer = { status: 'error', data: null, error: { code: r.code, message: r.message } };
+      } else answer = { status: 'error', data: null, error: { code: 'NOT_AVAILABLE', message: `${name} ${body.op ?? ''} is not played by this stand-in` } };
+      await controller.publishAsync(`${BASE}/${TABLE}/response/${client}/${name}`, JSON.stringify({ ...answer, transaction: body.transaction ?? null }), { qos: 1 });
+    })();
+  });
+  await controller.subscribeAsync(`${BASE}/${TABLE}/request/+/+`, { qos: 1 });
+}
+
 beforeAll(async () => {
   broker = await startBroker();
   controller = connect(broker.url, {
@@ -104,6 +133,7 @@ beforeAll(async () => {
   if (!setup.ok) throw new Error(setup.message);
   state = setup.state;
   await publish([]);
+  await answerRequests();
   browser = await launchBrowser();
 }, 60_000);
 
@@ -172,6 +202,26 @@ describe('the Killer-21 page from recorded views', () => {
       expect(await page.content()).not.toContain(card);
       expect(viewer.frames.join('\n')).not.toContain(`"${card}"`);
     }
+  });
+
+  it('shows each simulated action\'s outcome with its reason from an answer that waited for the table', async () => {
+    const sim = await openPage(browser, `${dashboard.url}/#/table/${TABLE}/simulator`);
+    const page = sim.page;
+    await waitFor(async () => (await page.locator('.k21-sim section[data-seat]').count()) === SEATS.length, 'the panel');
+    const ada = page.locator('.k21-sim section[data-seat="A"]');
+    await page.locator('#token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Use token' }).click();
+    const line = page.locator('[data-testid=k21-outcome]');
+    // Dee has answered already: the table's refusal, with its code and sentence, not "ok".
+    await page.locator('.k21-sim section[data-seat="D"]').getByRole('button', { name: 'Press ZAP (I can\'t)' }).click();
+    await waitFor(async () => (await line.getAttribute('data-code')) === 'ALREADY_ANSWERED', 'the refusal');
+    expect(await line.textContent()).toBe('Dee: ZAP button: ALREADY_ANSWERED — D has already answered');
+    // Ada says "no red 0": the answer waited for the table; the events up to its seq are the outcome.
+    await ada.getByRole('button', { name: 'Press ZAP (I can\'t)' }).click();
+    await waitFor(async () => (await line.getAttribute('data-code')) === 'APPLIED', 'the outcome');
+    expect(await line.textContent()).toBe('Ada: ZAP button: Ada has no red 0; Killer window closed: everyone answered');
+    expect(sim.errors.filter((e) => !e.includes('401'))).toEqual([]);
+    await page.context().close();
   });
 
   it('words refusals and notices with their reason in the recent events', async () => {
