@@ -17,17 +17,17 @@ import { EnrollPerson } from '../setup/scripted-person.ts';
 import { aborted, configFor, onlineSeats, openSession, type Session, type SetupDeps } from '../setup/setup-context.ts';
 import { configuredSeatStations } from '../setup/setup-hardware.ts';
 
-export const enrollHelp = `zaptable enroll [--station ID] [--only barrels|cards|zaps] [--redo ITEM]… [--config FILE] [--simulate]
+export const enrollHelp = `zaptable enroll [--station ID] [--only barrels|cards|zaps|k21-cards|chips] [--redo ITEM]… [--config FILE] [--simulate]
 
-Tags the game's items: asks for barrels 1–13, every Zip-Zap number card and the six ZAP cards, one at a
-time ("Place barrel 4 (4 stones) on seat-1"), reads each tag from the station's reader and saves the tag
+Tags the game's items: asks for barrels 1–13, every Zip-Zap number card and the six ZAP cards (Killer-21's
+103 cards and 36 chips with --only k21-cards,chips), one at a time ("Place barrel 4 (4 stones) on seat-1"), reads each tag from the station's reader and saves the tag
 registry (storage.registry, default data/tags.json) after every item. A tag that is already on another
 item is refused and nothing is saved. Take each item off before the next one is asked for.
 Ctrl-C stops; run the command again to continue where it stopped. See docs/setup.md.
 
   --station ID     the station whose reader to use (default: the first seat's station)
-  --only GROUPS    only barrels, cards or zaps (comma-separated)
-  --redo ITEM      tag ITEM anew (a damaged tag): barrel:7 or 7, R4, Z2; may be repeated
+  --only GROUPS    only barrels, cards, zaps (Zip-Zap), k21-cards or chips (Killer-21), comma-separated
+  --redo ITEM      tag ITEM anew (a damaged tag): barrel:7 or 7, R4, Z2, R0-3, chip:5; may be repeated
   --config FILE    the configuration (default: $ZAPTABLE_CONFIG, else ./zaptable.yaml)
   --simulate       a simulated table where a scripted person places the items (no hardware)`;
 

@@ -3,19 +3,22 @@
  * anew (`--redo ITEM`, a damaged or lost tag). Names are forgiving — `barrel:7`, `7`, `R4`, `card:R4`,
  * `Z2` — because a person types them at a table, but anything that is not one of the game's items is an error.
  */
-import { ALL_ITEMS, itemKey, itemLabel, parseItemKey, type Item } from '../registry/items.ts';
+import { ALL_ITEMS, EVERY_ITEM, itemKey, itemLabel, parseItemKey, type Item } from '../registry/items.ts';
 
-export const ITEM_GROUPS = ['barrels', 'cards', 'zaps'] as const;
+/** Groups for `--only`: Zapp Zerapp's barrels, Zip-Zap's cards and ZAP cards, Killer-21's cards and chips. */
+export const ITEM_GROUPS = ['barrels', 'cards', 'zaps', 'k21-cards', 'chips'] as const;
 export type ItemGroup = (typeof ITEM_GROUPS)[number];
 
-const GROUP_KIND: Readonly<Record<ItemGroup, Item['kind']>> = { barrels: 'barrel', cards: 'card', zaps: 'zap' };
+const GROUP_KIND: Readonly<Record<ItemGroup, Item['kind']>> = {
+  barrels: 'barrel', cards: 'card', zaps: 'zap', 'k21-cards': 'k21', chips: 'chip',
+};
 
 /** An item named on the command line, or undefined. */
 export function parseItemName(name: string): Item | undefined {
   const text = name.trim();
   if (/^\d+$/.test(text)) return parseItemKey(`barrel:${text}`);
   const upper = text.includes(':') ? text : text.toUpperCase();
-  return parseItemKey(upper) ?? parseItemKey(`card:${upper}`) ?? parseItemKey(`zap:${upper}`);
+  return parseItemKey(upper) ?? parseItemKey(`card:${upper}`) ?? parseItemKey(`zap:${upper}`) ?? parseItemKey(`k21:${upper}`);
 }
 
 export type Selection =
@@ -42,7 +45,9 @@ export function selectItems(only: string | undefined, redo: readonly string[] = 
   }
   const kinds = groups?.map((g) => GROUP_KIND[g]);
   const redoKeys = new Set(redoItems.map(itemKey));
-  const items = ALL_ITEMS.filter((item) => {
+  // Without `--only`, enrollment asks for the items of the first two games (ALL_ITEMS); Killer-21's deck and
+  // chips are asked for by name (`--only k21-cards,chips`), so an existing box's run is unchanged.
+  const items = (kinds === undefined ? ALL_ITEMS : EVERY_ITEM).filter((item) => {
     if (kinds !== undefined) return kinds.includes(item.kind);
     return redoItems.length === 0 || redoKeys.has(itemKey(item));
   });

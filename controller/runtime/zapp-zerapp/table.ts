@@ -3,7 +3,7 @@
  */
 import type { SensorEvent } from '../../hardware/interface.ts';
 import { describeMoves, type ZappState } from '../../rules/zapp-zerapp/index.ts';
-import { zappLamps } from '../lamps.ts';
+import { zappLamps } from './lamps.ts';
 import { padsClear, type Pads } from '../pads/pad-state.ts';
 import {
   barrelEventIntents, buttonIntents, placementIntents, revealIntents, type ZappTableContext,

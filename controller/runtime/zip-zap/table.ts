@@ -3,7 +3,7 @@
  */
 import type { ZipZapState } from '../../rules/zip-zap/index.ts';
 import type { RuntimeAction } from '../intents.ts';
-import { zipLamps } from '../lamps.ts';
+import { zipLamps } from './lamps.ts';
 import { cardEventIntents, type ZipTableContext } from './card-pads.ts';
 import type { TableGame } from '../games/table-game.ts';
 

@@ -1,11 +1,15 @@
 /**
- * The Killer-21 simulation driver (controller/bots/killer-21-sim.ts) with tiny numbers: its structure and its
- * determinism. Throughput figures come from running the driver, never from tests.
+ * `zaptable simulate --game killer-21` (the shared simulate command, which replaced phase A's own driver) with
+ * tiny numbers: its structure and its determinism. Throughput figures come from running the command, never
+ * from tests.
  */
 import { describe, expect, it } from 'vitest';
-import { simulateKiller21 } from '../../../controller/bots/killer-21-sim.ts';
+import { simulate } from '../../../controller/cli/commands/simulate.ts';
 
-describe('simulateKiller21', () => {
+const simulateKiller21 = (games: number, seed: string, players: number, variant?: string) =>
+  simulate('killer-21', games, seed, players, variant);
+
+describe('simulate --game killer-21', () => {
   it('plays complete games and reports the same fingerprint for the same seed', () => {
     const a = simulateKiller21(30, 't', 5);
     const b = simulateKiller21(30, 't', 5);

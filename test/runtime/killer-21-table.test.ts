@@ -1,0 +1,163 @@
+/**
+ * Killer-21 on the table runtime with fake ports (runtime/killer-21/): cards from the pile station and the seat
+ * pads, the Killer race judged by the zeros' landing intervals (a straddling one goes to the referee with the
+ * figures), the deadline timer, the ZAP button, chips counted against the engine's lives, and the lamps.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SensorEvent } from '../../controller/hardware/interface.ts';
+import { killer21Engine, type Killer21State } from '../../controller/rules/killer-21/index.ts';
+import { killer21Table, KILLER_GRACE_MS } from '../../controller/runtime/killer-21/table.ts';
+import { KILLER21_ITEMS, itemKey, type Item } from '../../controller/runtime/registry/items.ts';
+import { enrollTag, EMPTY_REGISTRY, type TagRegistry } from '../../controller/runtime/registry/tag-registry.ts';
+import { TableRuntime } from '../../controller/runtime/table-runtime.ts';
+import { at, fakeClock, manualScheduler, memoryLamps, memoryLog, memoryPublisher } from './fakes.ts';
+
+/** A 7-byte UID per Killer-21 item (its position in KILLER21_ITEMS). */
+const uidOf = (item: Item): string => {
+  const index = KILLER21_ITEMS.findIndex((i) => itemKey(i) === itemKey(item));
+  return `04B2${(index + 1).toString(16).padStart(4, '0')}00C0DE`.toUpperCase();
+};
+const card = (id: string): string => uidOf({ kind: 'k21', card: id });
+const chip = (n: number): string => uidOf({ kind: 'chip', chip: n });
+
+function registry(): TagRegistry {
+  let r = EMPTY_REGISTRY;
+  for (const item of KILLER21_ITEMS) {
+    const e = enrollTag(r, uidOf(item), item);
+    if (!e.ok) throw new Error(e.message);
+    r = e.registry;
+  }
+  return r;
+}
+
+type Untimed<E = SensorEvent> = E extends SensorEvent ? Omit<E, 'time'> : never;
+
+const SEATS = { 'seat-1': 'A', 'seat-2': 'B', 'seat-3': 'C' };
+
+/** A table in the middle of a game: the scenario set-up (hands named by kind, as in test/scenarios/killer-21). */
+function rig(setup: Record<string, unknown>, options: Record<string, unknown> = {}) {
+  const clock = fakeClock();
+  const scheduler = manualScheduler(clock);
+  const log = memoryLog();
+  const publisher = memoryPublisher();
+  const lamps = memoryLamps();
+  const built = killer21Engine.fromScenario({ players: ['A', 'B', 'C'], ...setup });
+  if (!built.ok) throw new Error(built.message);
+  const tableGame = killer21Table({ seatOfStation: SEATS, pileStation: 'pile', registry: registry(), options });
+  const runtime = new TableRuntime(
+    { tableId: 't1', game: 'killer-21', players: ['A', 'B', 'C'], seatOfStation: SEATS, rules: {}, nextSeed: () => 1, arbitrationWindowMs: 30, tableGame },
+    { log, publisher, lamps, scheduler, clock },
+  );
+  runtime.start({ gameId: 'g1', config: { players: ['A', 'B', 'C'] }, seed: 1, state: built.state });
+  /** Sends an event stamped `afterMs` after the previous one, the sensor's interval `beforeUs` wide. */
+  const send = (e: Untimed, afterMs = 1000, beforeUs = 0): void => {
+    clock.now += afterMs * 1000;
+    runtime.handleSensor({ ...e, time: at(clock.now, beforeUs) });
+  };
+  const state = (): Killer21State => runtime.engineState() as Killer21State;
+  const events = (type: string): Record<string, unknown>[] =>
+    publisher.published.filter((e): e is Record<string, unknown> => (e as { type?: unknown }).type === type);
+  return { clock, scheduler, log, publisher, lamps, runtime, send, state, events };
+}
+
+const held = (s: Killer21State, player: string, kind: string): string => {
+  const found = s.hands[player]?.find((c) => c.startsWith(`${kind}-`));
+  if (found === undefined) throw new Error(`${player} holds no ${kind}`);
+  return found;
+};
+
+describe('Killer-21 table runtime', () => {
+  it('takes a card on the pile as the turn player\'s play, and a card on a pad out of turn as that seat\'s (refused)', () => {
+    const t = rig({ total: 3, hands: { A: ['R2', 'R5'], B: ['R1'], C: ['R4'] } });
+    expect(t.lamps.shown).toMatchObject({ 'seat-1': 'on', 'seat-2': 'off', 'seat-3': 'off' });
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card(held(t.state(), 'A', 'R2')) });
+    expect(t.events('CARD_PLAYED')).toEqual([expect.objectContaining({ player: 'A', total: 5 })]);
+    expect(t.state().turn).toBe('B');
+    expect(t.lamps.shown).toMatchObject({ 'seat-1': 'off', 'seat-2': 'on' });
+    t.send({ kind: 'tag-arrived', station: 'seat-3', uid: card(held(t.state(), 'C', 'R4')) });
+    expect(t.events('ACTION_REFUSED')).toEqual([expect.objectContaining({ action: 'play', code: 'NOT_YOUR_TURN' })]);
+    expect(t.state().turn).toBe('B');
+  });
+
+  it('refuses "I can\'t" from a player who can play, without telling why (the hand is secret)', () => {
+    const t = rig({ total: 3, hands: { A: ['R2'], B: ['R1'], C: ['R4'] } });
+    t.send({ kind: 'button-pressed', station: 'seat-1', button: 'zap' });
+    expect(t.events('ACTION_REFUSED')).toEqual([expect.objectContaining({ action: 'cannot-play', code: 'HIDDEN_REASON' })]);
+    expect(JSON.stringify(t.publisher.published)).not.toContain('CAN_PLAY');
+  });
+
+  it('runs the Killer race by landing intervals: in time, a straddling zero to the referee with the figures, the deadline by timer', () => {
+    const t = rig({ total: 12, hands: { A: ['KILLER', 'R1'], B: ['R0', 'R5'], C: ['R0', 'R6'] } });
+    const b0 = held(t.state(), 'B', 'R0');
+    const c0 = held(t.state(), 'C', 'R0');
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card('KILLER-1') });
+    const opened = t.events('KILLER_WINDOW_OPENED')[0] as { at: number; deadline: number };
+    expect(opened.deadline - opened.at).toBe(3000);
+    expect(t.lamps.shown).toMatchObject({ 'seat-1': 'blink-fast', 'seat-2': 'blink-fast', 'seat-3': 'blink-fast' });
+    // B's zero lands a second later: in time.
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card(b0) });
+    expect(t.events('ZERO_IN_TIME')).toEqual([expect.objectContaining({ player: 'B', card: b0 })]);
+    // C's zero is read 10 ms after the deadline, but its tag's poll window reaches 40 ms back: it may have
+    // landed before the deadline or after it, so the referee decides (K21-34), with the interval's figures.
+    t.send({ kind: 'tag-arrived', station: 'seat-3', uid: card(c0) }, 2010, 40_000);
+    const tied = t.events('ZERO_TIED')[0] as { player: string; at: number; uncertaintyMs: number; deadline: number };
+    expect(tied).toMatchObject({ player: 'C', deadline: opened.deadline });
+    expect(tied.at - tied.uncertaintyMs).toBeLessThan(opened.deadline);
+    expect(tied.at + tied.uncertaintyMs).toBeGreaterThan(opened.deadline);
+    expect(JSON.stringify(t.publisher.published.at(-1))).not.toContain(c0);
+    // A answers with the button ("no red 0"); the deadline timer closes the window after the grace.
+    t.send({ kind: 'button-pressed', station: 'seat-1', button: 'zap' }, 1);
+    expect(t.events('ANSWER_CONCEDED')).toEqual([expect.objectContaining({ player: 'A' })]);
+    t.scheduler.advance(KILLER_GRACE_MS + 10);
+    expect(t.state().killer?.answers.C?.status).toBe('TIE');
+    expect(t.lamps.shown['seat-3']).toBe('blink-slow');
+    // The referee rules through an ordinary action request.
+    expect(t.runtime.requestAction({ type: 'rule-response', player: 'C', inTime: true }, 'referee', false)).toMatchObject({ ok: true });
+    expect(t.events('KILLER_SETTLED')).toEqual([expect.objectContaining({ withoutZero: ['A'] })]);
+  });
+
+  it('closes the Killer window by its own timer when nobody answers', () => {
+    const t = rig({ total: 0, hands: { A: ['KILLER', 'R1'], B: ['R5'], C: ['R6'] } });
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card('KILLER-1') });
+    t.scheduler.advance(3000 + KILLER_GRACE_MS - 1);
+    expect(t.state().phase).toBe('KILLER');
+    t.scheduler.advance(2);
+    expect(t.events('KILLER_WINDOW_CLOSED')).toEqual([expect.objectContaining({ reason: 'DEADLINE' })]);
+    expect(t.state().phase).not.toBe('KILLER');
+  });
+
+  it('takes a zero on the pile only from the one player still to answer', () => {
+    const t = rig({ total: 0, hands: { A: ['KILLER', 'R1'], B: ['R0', 'R5'], C: ['R0', 'R6'] } });
+    const b0 = held(t.state(), 'B', 'R0');
+    const c0 = held(t.state(), 'C', 'R0');
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card('KILLER-1') });
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card(b0) }, 100);
+    expect(t.events('NOTICE')).toEqual([expect.objectContaining({ code: 'OWNER_UNKNOWN' })]);
+    t.send({ kind: 'button-pressed', station: 'seat-1', button: 'zap' }, 100);
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card(b0) }, 100);
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card(c0) }, 100);
+    expect(t.events('ZERO_IN_TIME').map((e) => e.player)).toEqual(['B', 'C']);
+  });
+
+  it('counts tagged chips against the lives: quiet while they are put down, a notice when one too many comes off', () => {
+    const t = rig({ total: 0, hands: { A: ['R1'], B: ['R1'], C: ['R1'] }, lives: { A: 2, B: 2, C: 2 } });
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: chip(1) });
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: chip(2) });
+    expect(t.events('NOTICE')).toEqual([]);
+    t.send({ kind: 'tag-left', station: 'seat-2', uid: chip(2) });
+    expect(t.events('NOTICE')).toEqual([expect.objectContaining({ code: 'CHIPS_MISMATCH', player: 'B', station: 'seat-2' })]);
+    expect(t.state().lives.B).toBe(2);
+  });
+
+  it('counts plain chips by weight (cards on the pad taken off), and not at all when off', () => {
+    const weighed = rig({ total: 0, hands: { A: ['R1'], B: ['R1'], C: ['R1'] }, lives: { A: 3, B: 3, C: 3 } },
+      { chips: { countBy: 'weight', chipGrams: 10, cardGrams: 2 } });
+    weighed.send({ kind: 'weight-settled', station: 'seat-1', grams: 30.4 });
+    expect(weighed.events('NOTICE')).toEqual([]);
+    weighed.send({ kind: 'weight-settled', station: 'seat-1', grams: 19.8 });
+    expect(weighed.events('NOTICE')).toEqual([expect.objectContaining({ code: 'CHIPS_MISMATCH', player: 'A' })]);
+    const off = rig({ total: 0, hands: { A: ['R1'], B: ['R1'], C: ['R1'] } }, { chips: { countBy: 'off' } });
+    off.send({ kind: 'weight-settled', station: 'seat-1', grams: 5 });
+    expect(off.events('NOTICE')).toEqual([]);
+  });
+});
