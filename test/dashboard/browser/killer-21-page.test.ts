@@ -34,6 +34,8 @@ let dashboard: RunningDashboard;
 let controller: MqttClient;
 let browser: Browser;
 let seq = 0;
+/** The chip tags the stand-in's pads hold, by station. */
+const chipsOn = new Map<string, number[]>();
 let state: Killer21State;
 
 function ok(s: Killer21State, action: Killer21Action): { state: Killer21State; events: readonly Killer21Event[] } {
@@ -87,11 +89,22 @@ async function answerRequests(): Promise<void> {
     if (packet.retain) return;
     const [, , , client, name] = topic.split('/');
     if (client === undefined || name === undefined) return;
-    const body = JSON.parse(payload.toString()) as { station?: string; op?: string; transaction?: string | number };
+    const body = JSON.parse(payload.toString()) as {
+      station?: string; op?: string; item?: { kind?: string; chip?: number }; transaction?: string | number;
+    };
     const seat = SEATS[Number(body.station?.replace('seat-', '')) - 1]?.id ?? '';
     void (async () => {
       let answer: object;
-      if (name === 'simulate' && body.op === 'press') {
+      if (name === 'simulate' && body.item?.kind === 'chip' && body.station !== undefined) {
+        // Tagged chips: the stand-in counts them per pad and says when they disagree with the lives.
+        const on = chipsOn.get(body.station) ?? [];
+        chipsOn.set(body.station, on);
+        if (body.op === 'place') on.push(body.item.chip ?? 0);
+        else on.splice(on.indexOf(body.item.chip ?? 0), 1);
+        const lives = view().lives[seat] ?? 0;
+        if (on.length > lives) await publish([{ type: 'NOTICE', code: 'CHIPS_MISMATCH', station: body.station, player: seat, message: `${seat} has ${lives} lives but ${on.length} chips on the pad (take ${on.length - lives} off)` }]);
+        answer = { status: 'ok', data: { station: body.station, seq, outcome: 'applied', message: 'the pad read the chips', events: [] }, error: null };
+      } else if (name === 'simulate' && body.op === 'press') {
         const r = killer21Engine.apply(state, { type: 'cannot-play', player: seat });
         if (r.ok) {
           state = r.state;
@@ -220,6 +233,19 @@ describe('the Killer-21 page from recorded views', () => {
     await ada.getByRole('button', { name: 'Press ZAP (I can\'t)' }).click();
     await waitFor(async () => (await line.getAttribute('data-code')) === 'APPLIED', 'the outcome');
     expect(await line.textContent()).toBe('Ada: ZAP button: Ada has no red 0; Killer window closed: everyone answered');
+    // Chips: each one its own tag; Cy has 2 lives, so a third chip on the pad is one too many.
+    const cy = page.locator('.k21-sim section[data-seat="C"]');
+    for (let i = 1; i <= 3; i++) {
+      const answers = Number(await line.getAttribute('data-answers'));
+      await cy.getByRole('button', { name: 'Put a chip' }).click();
+      await waitFor(async () => Number(await line.getAttribute('data-answers')) > answers && (await line.getAttribute('class'))?.includes('busy') === false, `chip ${i}`);
+    }
+    expect(chipsOn.get('seat-3')).toEqual([1, 2, 3]);
+    expect(await line.getAttribute('data-code')).toBe('CHIPS_MISMATCH');
+    expect(await line.textContent()).toBe('Cy: put a chip (3 on the pad): Cy: C has 2 lives but 3 chips on the pad (take 1 off) (CHIPS_MISMATCH)');
+    await cy.getByRole('button', { name: 'Take a chip' }).click();
+    await waitFor(async () => (await line.textContent()) === 'Cy: take a chip (2 left): the pad read the chips', 'a chip taken off');
+    expect(chipsOn.get('seat-3')).toEqual([1, 2]);
     expect(sim.errors.filter((e) => !e.includes('401'))).toEqual([]);
     await page.context().close();
   });
@@ -227,7 +253,7 @@ describe('the Killer-21 page from recorded views', () => {
   it('words refusals and notices with their reason in the recent events', async () => {
     const page = viewer.page;
     await publish([{ type: 'ACTION_REFUSED', action: 'play', code: 'NOT_YOUR_TURN' }, { type: 'NOTICE', code: 'UNKNOWN_TAG', message: 'a tag nobody enrolled', station: 'seat-2' }]);
-    await waitFor(async () => (await page.locator('[data-testid=k21-events] li[data-type=NOTICE]').count()) === 1, 'the notice');
+    await waitFor(async () => ((await page.locator('[data-testid=k21-events]').textContent()) ?? '').includes('UNKNOWN_TAG'), 'the notice');
     const events = (await page.locator('[data-testid=k21-events]').textContent()) ?? '';
     expect(events).toContain('play refused: NOT_YOUR_TURN — Only the player on turn plays a card or says "I can\'t" (K21-10).');
     expect(events).toContain('seat-2: a tag nobody enrolled (UNKNOWN_TAG)');

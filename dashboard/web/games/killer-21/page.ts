@@ -20,7 +20,7 @@ const TICK_MS = 100;
 
 export function k21View(ctx: PageContext): Killer21PublicView | undefined {
   const state = ctx.store.table(ctx.table).state;
-  if (state?.mode !== 'game' || (state.game as string) !== 'killer-21') return undefined;
+  if (state?.mode !== 'game' || state.game !== 'killer-21') return undefined;
   return state.view as unknown as Killer21PublicView;
 }
 

@@ -161,7 +161,7 @@ export function describeK21Event(e: PublicEventJson, n: Namer = ID): string {
     case 'GAME_OVER': return `Game over (${GAME_END[str(e.reason)] ?? str(e.reason)}): ${Array.isArray(e.winners) ? names(e.winners as string[], n) : ''}`;
     case 'ACTION_REFUSED': return `${str(e.action)} refused: ${str(e.code)} — ${refusalText(str(e.code), typeof e.message === 'string' ? e.message : undefined)}`;
     case 'NOTICE': {
-      const who = typeof e.player === 'string' ? `${e.player}: ` : typeof e.station === 'string' ? `${e.station}: ` : '';
+      const who = typeof e.player === 'string' ? `${n(e.player)}: ` : typeof e.station === 'string' ? `${e.station}: ` : '';
       return `${who}${str(e.message)} (${str(e.code)})`;
     }
     // The table's own events (docs/mqtt.md), as every game page words them (common.ts, which needs the DOM).
