@@ -90,12 +90,21 @@ async function answerRequests(): Promise<void> {
     const [, , , client, name] = topic.split('/');
     if (client === undefined || name === undefined) return;
     const body = JSON.parse(payload.toString()) as {
-      station?: string; op?: string; item?: { kind?: string; chip?: number }; transaction?: string | number;
+      station?: string; op?: string; item?: { kind?: string; chip?: number }; action?: Killer21Action;
+      transaction?: string | number;
     };
     const seat = SEATS[Number(body.station?.replace('seat-', '')) - 1]?.id ?? '';
     void (async () => {
       let answer: object;
-      if (name === 'simulate' && body.item?.kind === 'chip' && body.station !== undefined) {
+      if (name === 'action' && body.action !== undefined) {
+        // The referee's engine actions (rule-response, close-window, next-round), as the table applies them.
+        const r = killer21Engine.apply(state, body.action);
+        if (r.ok) {
+          state = r.state;
+          await publish(r.events);
+          answer = { status: 'ok', data: { seq }, error: null };
+        } else answer = { status: 'error', data: null, error: { code: r.code, message: r.message } };
+      } else if (name === 'simulate' && body.item?.kind === 'chip' && body.station !== undefined) {
         // Tagged chips: the stand-in counts them per pad and says when they disagree with the lives.
         const on = chipsOn.get(body.station) ?? [];
         chipsOn.set(body.station, on);
@@ -250,6 +259,30 @@ describe('the Killer-21 page from recorded views', () => {
     await page.context().close();
   });
 
+  it('applies the referee\'s ruling on the zero from the referee page, and shows the result', async () => {
+    const referee = await openPage(browser, `${dashboard.url}/#/table/${TABLE}/referee`);
+    const page = referee.page;
+    await page.locator('#token').fill(TOKEN);
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await waitFor(async () => (await page.getByRole('button', { name: 'Dee: in time' }).count()) === 1, 'the ruling buttons');
+    expect(await page.getByRole('button', { name: 'Close the Killer window' }).isDisabled()).toBe(true);
+    expect(await page.locator('#k21-close-why').textContent()).toBe(' (the window has already closed)');
+    await page.getByRole('button', { name: 'Dee: in time' }).click();
+    await waitFor(() => view().phase === 'TURN', 'the window settled');
+    // A and C answered without a zero (A conceded in the simulator test above): one life each.
+    expect(view().lives).toEqual({ A: 4, B: 3, C: 1, D: 4 });
+    await waitFor(async () => ((await viewer.page.locator('[data-testid=k21-events]').textContent()) ?? '').includes('Referee: Dee\'s red 0 was in time'), 'the ruling on the game page');
+    // The events come before the state that follows them: wait for the lives.
+    for (const p of view().players) {
+      await waitFor(async () => (await viewer.page.locator(`[data-testid="k21-player-${p.id}"] .k21-chips`).getAttribute('data-lives')) === String(p.lives),
+        `${p.id}'s lives`);
+    }
+    expect(await text(viewer.page, 'k21-total')).toBe('0');
+    expect(await page.getByRole('button', { name: 'Deal the next round' }).isDisabled()).toBe(true);
+    expect(await page.locator('#k21-next-why').textContent()).toBe(' (the round is still being played)');
+    await page.context().close();
+  });
+
   it('words refusals and notices with their reason in the recent events', async () => {
     const page = viewer.page;
     await publish([{ type: 'ACTION_REFUSED', action: 'play', code: 'NOT_YOUR_TURN' }, { type: 'NOTICE', code: 'UNKNOWN_TAG', message: 'a tag nobody enrolled', station: 'seat-2' }]);
@@ -257,7 +290,7 @@ describe('the Killer-21 page from recorded views', () => {
     const events = (await page.locator('[data-testid=k21-events]').textContent()) ?? '';
     expect(events).toContain('play refused: NOT_YOUR_TURN — Only the player on turn plays a card or says "I can\'t" (K21-10).');
     expect(events).toContain('seat-2: a tag nobody enrolled (UNKNOWN_TAG)');
-    expect(events).toContain('KILLER by Ada! Ada, Ben, Cy and Dee must answer with a red 0');
+    expect(events).toContain('Killer settled: Ada and Cy lose a life');
     expect(viewer.errors).toEqual([]);
   });
 
