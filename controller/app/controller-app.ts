@@ -459,6 +459,9 @@ export class ControllerApp {
     for (const { runtime } of this.buzzers.values()) runtime.stop();
     await this.hardware?.stop();
     this.simulated?.stop();
+    // Once more after the hardware: a sensor line delivered while it stopped may have armed a game timer (a
+    // Zip-Zap announcement, a Killer window's deadline) that would otherwise fire into the closed log.
+    for (const host of this.hosts.values()) host.runtime.stop();
     await this.transport?.stop();
     await this.broker?.close();
     this.log?.close();

@@ -89,6 +89,9 @@ export class TableRuntime {
       this.gameId = recovered.gameId;
       this.gameEnded = this.engine.result(recovered.state).over;
       this.info = { tableId: this.options.tableId, game: this.options.game, config: recovered.config, seed: recovered.seed };
+      // A timed action the game was waiting for (a Killer window's deadline, an ORACLE announcement) is due
+      // again: timers do not survive a restart, the state that asks for them does.
+      this.armTimer();
       this.publish();
       return;
     }
@@ -308,6 +311,11 @@ export class TableRuntime {
       for (const intent of intents) this.carryOut(intent);
       if (this.state === before) break;
     }
+    this.armTimer();
+  }
+
+  /** (Re-)arms the game's timer for the current state; a state that asks for none cancels the old one. */
+  private armTimer(): void {
     if (this.timerArmedFor === this.state) return;
     this.cancelTimer?.();
     this.cancelTimer = undefined;
@@ -371,14 +379,13 @@ export class TableRuntime {
   }
 
   /**
-   * A refused play (ZIP-45/46: the card goes back to the hand): the player's lamp flashes `error` for a moment
-   * to tell them to take the card back, then shows the game again.
+   * The players whose hands must do something after these events (the game's `flashFor`: Zip-Zap's refused
+   * play goes back to the hand, ZIP-45/46; a Killer-21 life lost takes a chip off): their lamps flash `error`
+   * for a moment, then show the game again.
    */
   private flashRefusedPlays(events: readonly unknown[]): void {
-    for (const event of events) {
-      const e = event as { type?: unknown; player?: unknown };
-      if (e.type !== 'PLAY_REJECTED' || typeof e.player !== 'string') continue;
-      const station = Object.entries(this.options.seatOfStation).find(([, p]) => p === e.player)?.[0];
+    for (const player of this.options.tableGame.flashFor(events)) {
+      const station = Object.entries(this.options.seatOfStation).find(([, p]) => p === player)?.[0];
       if (station === undefined) continue;
       this.flashing.get(station)?.();
       this.lampsShown[station] = 'error';

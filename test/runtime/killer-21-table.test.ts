@@ -124,6 +124,26 @@ describe('Killer-21 table runtime', () => {
     t.scheduler.advance(2);
     expect(t.events('KILLER_WINDOW_CLOSED')).toEqual([expect.objectContaining({ reason: 'DEADLINE' })]);
     expect(t.state().phase).not.toBe('KILLER');
+    // Everyone without a zero lost a life: their lamps flash to ask for a chip off the pad, then show the game.
+    const losers = t.events('LIFE_LOST').map((e) => e.player);
+    expect(losers.length).toBeGreaterThan(0);
+    for (const [station, player] of Object.entries(SEATS)) {
+      if (losers.includes(player)) expect(t.lamps.shown[station]).toBe('error');
+    }
+    t.scheduler.advance(2500);
+    expect(Object.values(t.lamps.shown)).not.toContain('error');
+  });
+
+  it('re-arms the deadline of a Killer window that was open when the controller stopped', () => {
+    const first = rig({ total: 0, hands: { A: ['KILLER', 'R1'], B: ['R5'], C: ['R6'] } });
+    first.send({ kind: 'tag-arrived', station: 'pile', uid: card('KILLER-1') });
+    const open = first.state();
+    expect(open.phase).toBe('KILLER');
+    // A new runtime (a restart) continues the game from the log's state: no sensor event comes.
+    const restarted = rig({ total: 0, hands: { A: ['R1'], B: ['R5'], C: ['R6'] } });
+    restarted.runtime.start({ gameId: 'g1', config: { players: ['A', 'B', 'C'] }, seed: 1, state: open });
+    restarted.scheduler.advance(5000 + KILLER_GRACE_MS);
+    expect(restarted.events('KILLER_WINDOW_CLOSED')).toEqual([expect.objectContaining({ reason: 'DEADLINE' })]);
   });
 
   it('takes a zero on the pile only from the one player still to answer', () => {

@@ -52,6 +52,11 @@ export interface TableGame {
   /** The lamp pattern per player. */
   lamps(state: unknown): Record<string, LampPattern>;
   /**
+   * Players whose lamp flashes `error` for a moment after these engine events, to ask their hands for
+   * something: take a refused card back (Zip-Zap), take a chip off (Killer-21).
+   */
+  flashFor(events: readonly unknown[]): string[];
+  /**
    * The action this state waits for after a delay, or null. Re-asked after every change of state; a new state
    * cancels the old timer (Zip-Zap ORACLE: `announce-stuck`; Killer-21: `close-window` at the deadline).
    */
@@ -69,4 +74,14 @@ export interface TableContext {
   readonly weights?: BarrelWeights;
   /** The table's game-specific `table` options from the configuration (e.g. Killer-21's chips). */
   readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** The `player` of every event of this type (for `flashFor`). */
+export function playersOf(events: readonly unknown[], type: string): string[] {
+  const out: string[] = [];
+  for (const event of events) {
+    const e = event as { type?: unknown; player?: unknown };
+    if (e.type === type && typeof e.player === 'string') out.push(e.player);
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
  * Killer window's deadline timer (`close-window` once the deadline and a grace have passed, K21-36).
  */
 import type { Killer21State } from '../../rules/killer-21/index.ts';
-import type { TableContext, TableGame } from '../games/table-game.ts';
+import { playersOf, type TableContext, type TableGame } from '../games/table-game.ts';
 import { DEFAULT_CHIPS, type ChipSettings } from './chips.ts';
 import { k21EventIntents } from './card-pads.ts';
 import { k21Lamps } from './lamps.ts';
@@ -33,6 +33,8 @@ export function killer21Table(ctx: TableContext): TableGame {
     followUps: () => [],
     requestRefusal: () => null,
     lamps: (raw) => k21Lamps(raw as Killer21State),
+    // K21-44 at the table: after a lost life the seat lamp asks the player to take a chip off (C-K).
+    flashFor: (events) => playersOf(events, 'LIFE_LOST'),
     timer(raw, nowMs) {
       const state = raw as Killer21State;
       const w = state.killer;

@@ -46,5 +46,6 @@ export function zappTable(ctx: ZappTableContext): TableGame {
     },
     lamps: (raw) => zappLamps(raw as ZappState),
     timer: () => null,
+    flashFor: () => [],
   };
 }

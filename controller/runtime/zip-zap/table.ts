@@ -5,7 +5,7 @@ import type { ZipZapState } from '../../rules/zip-zap/index.ts';
 import type { RuntimeAction } from '../intents.ts';
 import { zipLamps } from './lamps.ts';
 import { cardEventIntents, type ZipTableContext } from './card-pads.ts';
-import type { TableGame } from '../games/table-game.ts';
+import { playersOf, type TableGame } from '../games/table-game.ts';
 
 export function zipTable(ctx: ZipTableContext): TableGame {
   return {
@@ -17,6 +17,8 @@ export function zipTable(ctx: ZipTableContext): TableGame {
     followUps: () => [],
     requestRefusal: () => null,
     lamps: (raw) => zipLamps(raw as ZipZapState),
+    // ZIP-45/46: a refused card goes back to the hand.
+    flashFor: (events) => playersOf(events, 'PLAY_REJECTED'),
     timer(raw) {
       const state = raw as ZipZapState;
       // ZIP-Q-3: the engine knows at once; announcing it only after a delay keeps the table from giving away
