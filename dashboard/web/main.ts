@@ -1,7 +1,7 @@
 /**
  * The dashboard page: reads `/api/info`, opens the live stream and routes by the URL hash:
  *   #/                       overview of every table
- *   #/table/<id>             the game (Zapp Zerapp or Zip-Zap, whatever the table runs), or the buzzer big screen
+ *   #/table/<id>             the game (its page from games/registry.ts, whatever the table runs), or the buzzer big screen
  *   #/table/<id>/health      station health and pad weights
  *   #/table/<id>/referee     referee controls (a buzzer table: the host's controls; also #/table/<id>/host)
  *   #/table/<id>/simulator   simulator panel (simulated tables)
@@ -16,8 +16,7 @@ import { HealthPage } from './pages/health.ts';
 import { OverviewPage } from './pages/overview.ts';
 import { RefereePage } from './pages/referee.ts';
 import { SimulatorPage } from './pages/simulator.ts';
-import { ZappZerappPage } from './pages/zapp-zerapp.ts';
-import { ZipZapPage } from './pages/zip-zap.ts';
+import { gameUi } from './games/registry.ts';
 import { statusBadge } from './common.ts';
 
 type Route =
@@ -35,7 +34,7 @@ function parseRoute(hash: string): Route {
   return { page: 'overview' };
 }
 
-/** The game page switches between the two games, the buzzer big screen and "no game" as the table's state changes. */
+/** The game page switches between the games' pages (games/registry.ts), the buzzer big screen and "no game" as the table's state changes. */
 class GamePage implements Page {
   readonly element = h('div', { class: 'game-host' });
   private inner: Page | undefined;
@@ -50,8 +49,7 @@ class GamePage implements Page {
     if (kind !== this.kind) {
       this.kind = kind;
       this.inner?.destroy?.();
-      this.inner = kind === 'zapp-zerapp' ? new ZappZerappPage(this.ctx) : kind === 'zip-zap' ? new ZipZapPage(this.ctx)
-        : kind === 'buzzer' ? new BuzzerPage(this.ctx) : undefined;
+      this.inner = kind === 'buzzer' ? new BuzzerPage(this.ctx) : gameUi(kind)?.page(this.ctx);
       replace(this.element, this.inner?.element ?? h('div', { class: 'panel' },
         h('h1', {}, this.ctx.table), statusBadge(t.status),
         h('p', { 'data-testid': 'no-game' }, kind === 'none' ? 'Waiting for the table\'s state…' : 'No game is running.'),

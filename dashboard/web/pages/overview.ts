@@ -4,6 +4,7 @@
  */
 import { statusBadge } from '../common.ts';
 import { h, replace } from '../dom.ts';
+import { gameUi } from '../games/registry.ts';
 import type { LiveStore, TableData } from '../live-client.ts';
 import type { BuzzerView, ZappView, ZipZapPublicView } from '../types.ts';
 
@@ -27,6 +28,8 @@ function gameLine(t: TableData): { game: string; players: string; phase: string 
   if (state === undefined) return { game: '—', players: '—', phase: 'no state yet' };
   if (state.mode === 'buzzer') return buzzerLine(state.buzzer);
   if (state.mode !== 'game') return { game: 'no game', players: '—', phase: 'idle' };
+  const registered = gameUi(state.game)?.overview;
+  if (registered !== undefined) return registered(state.view);
   if (state.game === 'zapp-zerapp') {
     const v = state.view as unknown as ZappView;
     const phase = v.winner !== null ? `won by ${v.winner}` : `round ${v.round}, ${v.phase.toLowerCase()}${v.magic === null ? '' : `, magic ${v.magic}`}`;

@@ -8,6 +8,8 @@ import { COLOUR_NAME, pieceLabel } from '../board-svg.ts';
 import { field, resultLine, tokenForm } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { PageContext } from '../page.ts';
+import type { GamePart } from '../games/game-ui.ts';
+import { gameUi, gameUis } from '../games/registry.ts';
 import { tieSentence } from '../tie-text.ts';
 import type { MoveOption, ZappView, ZipZapPublicView } from '../types.ts';
 import { ZappBoardPanel, zappHeader, zappMoves, zappSeats } from './zapp-zerapp.ts';
@@ -25,6 +27,8 @@ export class RefereePage {
   private readonly board = new ZappBoardPanel();
   private readonly stationSelect = h('select', {});
   private lastSeq = -1;
+  /** A registered game's own controls (games/registry.ts), while its game runs. */
+  private part: { readonly game: string; readonly part: GamePart } | undefined;
 
   constructor(private readonly ctx: PageContext) {
     this.element.append(
@@ -44,14 +48,13 @@ export class RefereePage {
   }
 
   private newGameForm(): HTMLElement {
-    const game = h('select', {}, options(['zapp-zerapp', 'zip-zap'], ['Zapp Zerapp', 'Zip-Zap']));
+    const game = h('select', {}, options(gameUis().map((g) => g.id), gameUis().map((g) => g.title)));
     const variant = h('select', {});
     const seed = h('input', { type: 'text', inputmode: 'numeric', placeholder: 'random' });
     const seats = h('div', { class: 'seat-rows' });
     const fillVariant = (): void => {
-      replace(variant, game.value === 'zip-zap'
-        ? options(['PENALTY', 'WINS'], ['penalty points', 'round wins'])
-        : options(['BASIC', 'PRO'], ['basic', 'pro']));
+      const variants = gameUi(game.value)?.newGame?.variants ?? [];
+      replace(variant, options(variants.map((v) => v.value), variants.map((v) => v.label)));
       for (const sel of seats.querySelectorAll('select')) (sel).disabled = game.value !== 'zapp-zerapp';
     };
     const names = ['ana', 'ben', 'cy', 'dee', 'eli', 'fay'];
@@ -75,12 +78,11 @@ export class RefereePage {
           })).filter((r) => r.id !== '');
           const players = rows.map((r) => r.id);
           const config: Record<string, unknown> = {};
+          const variantKey = gameUi(game.value)?.newGame?.key;
+          if (variantKey !== undefined && variant.value !== '') config[variantKey] = variant.value;
           if (game.value === 'zapp-zerapp') {
-            config.variant = variant.value;
             const colours = Object.fromEntries(rows.filter((r) => r.colour !== '').map((r) => [r.id, r.colour]));
             if (Object.keys(colours).length > 0) config.colours = colours;
-          } else {
-            config.scoringMode = variant.value;
           }
           const seedText = seed.value.trim();
           const params: Record<string, unknown> = { game: game.value, players, config };
@@ -210,6 +212,19 @@ export class RefereePage {
       replace(this.stationSelect, options(stations));
     }
     const state = t.state;
+    const referee = state?.mode === 'game' ? gameUi(state.game)?.referee : undefined;
+    if (state?.mode === 'game' && referee !== undefined) {
+      if (this.part?.game !== state.game) {
+        this.part?.part.destroy?.();
+        const kit = { ctx: this.ctx, send: this.send.bind(this), confirm: confirmAction };
+        this.part = { game: state.game, part: referee(kit) };
+        replace(this.live, this.part.part.element);
+      }
+      this.part.part.update();
+      return;
+    }
+    this.part?.part.destroy?.();
+    this.part = undefined;
     const seq = state?.seq ?? -1;
     if (seq === this.lastSeq && this.live.childElementCount > 0) return;
     this.lastSeq = seq;

@@ -10,6 +10,8 @@ import { sendRequest } from '../api.ts';
 import { resultLine, tokenForm } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { PageContext } from '../page.ts';
+import type { GamePart } from '../games/game-ui.ts';
+import { gameUi } from '../games/registry.ts';
 import type { BridgeSeat, BuzzerView, ZappView, ZipZapPublicView } from '../types.ts';
 import { cardName } from './zip-zap.ts';
 
@@ -25,6 +27,8 @@ export class SimulatorPage {
   private readonly result = resultLine();
   private readonly seatsHost = h('div', { class: 'sim-seats' });
   private signature = '';
+  /** A registered game's own panel (games/registry.ts), while its game runs. */
+  private part: { readonly game: string; readonly part: GamePart } | undefined;
 
   constructor(private readonly ctx: PageContext) {
     this.element.append(h('h1', {}, `Simulator — ${ctx.table}`),
@@ -103,6 +107,10 @@ export class SimulatorPage {
         this.stationControls(c.station).slice(1)))));
   }
 
+  destroy(): void {
+    this.part?.part.destroy?.();
+  }
+
   update(): void {
     const t = this.ctx.store.table(this.ctx.table);
     const state = t.state;
@@ -111,10 +119,25 @@ export class SimulatorPage {
       return;
     }
     if (state?.mode !== 'game') {
+      this.part?.part.destroy?.();
+      this.part = undefined;
       replace(this.seatsHost, h('p', { class: 'muted' }, 'No game is running: start one on the referee page.'));
       this.signature = '';
       return;
     }
+    const simulator = gameUi(state.game)?.simulator;
+    if (simulator !== undefined) {
+      if (this.part?.game !== state.game) {
+        this.part?.part.destroy?.();
+        this.part = { game: state.game, part: simulator({ ctx: this.ctx, seats: (players) => this.seats(players) }) };
+        replace(this.seatsHost, this.part.part.element);
+        this.signature = '';
+      }
+      this.part.part.update();
+      return;
+    }
+    this.part?.part.destroy?.();
+    this.part = undefined;
     const online = [...t.health.values()].map((s) => `${s.station}:${s.online}`).join(',');
     if (state.game === 'zapp-zerapp') {
       const view = state.view as unknown as ZappView;

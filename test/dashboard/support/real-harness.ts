@@ -67,13 +67,15 @@ export interface RealHarness {
 export const freePort = freeLoopbackPort;
 
 /** The configuration, built as a file would be and validated by the same `validateConfig` as `zaptable start`. */
-function configFor(tables: readonly RealTableSpec[], dir: string, ports: { mqtt: number; http: number }): ZaptableConfig {
+function configFor(
+  tables: readonly RealTableSpec[], dir: string, ports: { mqtt: number; http: number }, pileStation = false,
+): ZaptableConfig {
   const result = validateConfig({
     tables: tables.map((t) => ({
       id: t.id, name: t.name ?? t.id, mode: t.game, seats: t.players.map((id) => ({ id })),
       ...(t.seed === undefined ? {} : { seed: t.seed }), ...(t.rules === undefined ? {} : { rules: t.rules }),
     })),
-    hardware: { kind: 'simulated', simulated: { bots: false, pileStation: false } },
+    hardware: { kind: 'simulated', simulated: { bots: false, pileStation } },
     mqtt: { baseTopic: REAL_BASE, embedded: { host: '127.0.0.1', port: ports.mqtt }, controller: CONTROLLER },
     dashboard: { host: '127.0.0.1', port: ports.http, token: REAL_TOKEN, mqtt: DASHBOARD },
     // validateConfig does not resolve paths (loadConfig does): absolute ones here.
@@ -94,8 +96,8 @@ interface Started {
   readonly dashboardUrl: string;
 }
 
-async function startOnce(tables: readonly RealTableSpec[], dir: string): Promise<Started> {
-  const config = configFor(tables, dir, { mqtt: await freePort(), http: await freePort() });
+async function startOnce(tables: readonly RealTableSpec[], dir: string, pileStation?: boolean): Promise<Started> {
+  const config = configFor(tables, dir, { mqtt: await freePort(), http: await freePort() }, pileStation);
   const lines: string[] = [];
   const app = new ControllerApp({
     config,
@@ -113,13 +115,17 @@ async function startOnce(tables: readonly RealTableSpec[], dir: string): Promise
   }
 }
 
-export async function startRealHarness(options: { readonly tables: readonly RealTableSpec[] }): Promise<RealHarness> {
+export async function startRealHarness(options: {
+  readonly tables: readonly RealTableSpec[];
+  /** Simulate a pile station for the tables whose game reads one (default false: none). */
+  readonly pileStation?: boolean;
+}): Promise<RealHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-dashboard-e2e-'));
   let started: Started | undefined;
   // A free port can be taken between the probe and the bind by another test file: try again with new ones.
   for (let attempt = 1; started === undefined; attempt++) {
     try {
-      started = await startOnce(options.tables, dir);
+      started = await startOnce(options.tables, dir, options.pileStation);
     } catch (error) {
       if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
     }

@@ -1,0 +1,271 @@
+/**
+ * The Killer-21 simulator panel: per seat, put a card on the pile station or on the seat's pad (as the table
+ * reads them: a card landing on the pile during P's turn is P's play, a red 0 on P's own pad answers the Killer;
+ * docs/rules/killer-21.md C-K.2), press the seat's ZAP button ("I can't" on a turn, "I have no red 0" in a
+ * Killer window), put a life chip on the pad or take one off, unplug the station. Each control is a `simulate`
+ * request; its outcome line shows what the table made of it (outcome.ts): the events, or the refusal with its
+ * code and reason — an accepted request whose action the engine refused is not "ok".
+ *
+ * The card picker offers every card kind and copy; a seat's hand is shown only on asking, with the token
+ * (`simulated-hand`), and never for a bot's seat: without the token the page knows no hand.
+ */
+import { sendRequest } from '../../api.ts';
+import { h, replace } from '../../dom.ts';
+import type { BridgeSeat } from '../../types.ts';
+import type { GamePart, SimulatorKit } from '../game-ui.ts';
+import { cardLabel, KINDS, kindName } from './card-names.ts';
+import { outcomeAfter, type Outcome } from './outcome.ts';
+import { k21View, namer } from './page.ts';
+
+/** How long the outcome line waits for the table's events before saying it saw none. */
+const OUTCOME_WAIT_MS = 6000;
+/** The copies the picker offers (the default deck has at most 10 of a kind; a configured one may have more). */
+const MAX_COPY = 20;
+
+/** The items a simulated station reads (runtime/registry/items.ts): a Killer-21 card by its id, a tagged life chip. */
+const cardItem = (card: string): Record<string, unknown> => ({ kind: 'k21', card });
+const chipItem = (chip: number): Record<string, unknown> => ({ kind: 'chip', chip });
+/** The tagged chips of the simulated box (CHIP_COUNT in the registry: 5 lives for 7 players, and a spare). */
+const CHIPS = 36;
+
+interface Pending {
+  readonly what: string;
+  readonly afterSeq: number;
+  readonly sentAt: number;
+  /**
+   * When the controller answers `simulate` after the table has handled the op (its answer's `seq`, `outcome`
+   * and `message`), the outcome is the events up to that seq, or that message when there were none.
+   */
+  readonly untilSeq?: number;
+  readonly message?: string;
+  readonly outcome?: string;
+}
+
+/** A seat's hand on show: where, how a card picks itself, and the state seq it was read at. */
+interface ShownHand {
+  readonly box: HTMLElement;
+  readonly pick: (card: string) => void;
+  seq: number;
+}
+
+/** The optional fields of a `simulate` answer that waited for the table (docs/mqtt.md). */
+function answered(data: unknown): { seq?: number; outcome?: string; message?: string } {
+  if (typeof data !== 'object' || data === null) return {};
+  const d = data as Record<string, unknown>;
+  return {
+    ...(typeof d.seq === 'number' ? { seq: d.seq } : {}),
+    ...(typeof d.outcome === 'string' ? { outcome: d.outcome } : {}),
+    ...(typeof d.message === 'string' ? { message: d.message } : {}),
+  };
+}
+
+export class Killer21SimulatorPanel implements GamePart {
+  readonly element = h('div', { class: 'k21-sim' });
+  private readonly outcome = h('p', { class: 'result', role: 'status', 'aria-live': 'polite', 'data-testid': 'k21-outcome', 'data-answers': 0 });
+  private readonly seatsHost = h('div', { class: 'sim-seats' });
+  private signature = '';
+  private pending: Pending | undefined;
+  private answers = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The chips this panel has put on each station's pad, by tag number. Chips are interchangeable (only their
+   * count matters), but each has its own tag, so taking one off lifts one that lies there.
+   */
+  private readonly chips = new Map<string, number[]>();
+  /** The stations whose hand is shown (asked for with the token), and the state seq it was read at. */
+  private readonly handsShown = new Map<string, ShownHand>();
+
+  constructor(private readonly kit: SimulatorKit) {
+    this.element.append(
+      h('p', { class: 'muted' }, 'Killer-21: a card on the pile is the play of whoever is on turn; a red 0 on your own pad answers the Killer; '
+        + 'the ZAP button says "I can\'t" (or "no red 0" during the Killer); chips are your lives.'),
+      this.outcome, this.seatsHost);
+  }
+
+  private get table(): string {
+    return this.kit.ctx.table;
+  }
+
+  /** The seq of the table's newest event (or state): what the action's outcome comes after. */
+  private lastSeq(): number {
+    const t = this.kit.ctx.store.table(this.table);
+    return Math.max(t.state?.seq ?? -1, t.events.at(-1)?.seq ?? -1);
+  }
+
+  private show(kind: 'busy' | 'ok' | 'error', text: string, code?: string): void {
+    if (kind !== 'busy') this.outcome.setAttribute('data-answers', String(++this.answers));
+    this.outcome.className = `result ${kind}`;
+    if (code === undefined) this.outcome.removeAttribute('data-code');
+    else this.outcome.setAttribute('data-code', code);
+    this.outcome.textContent = text;
+  }
+
+  /** Sends one simulated action; resolves whether the station took it (its outcome comes from the events). */
+  private async simulate(what: string, params: Record<string, unknown>): Promise<boolean> {
+    this.finish();
+    const afterSeq = this.lastSeq();
+    this.show('busy', `${what}: sending…`);
+    const r = await sendRequest(this.table, 'simulate', params);
+    if (!r.ok) {
+      this.show('error', `${what}: ${r.code ?? 'ERROR'} — ${r.message}`, r.code ?? 'ERROR');
+      return false;
+    }
+    const a = answered(r.data);
+    this.pending = {
+      what, afterSeq, sentAt: Date.now(),
+      ...(a.seq === undefined ? {} : { untilSeq: a.seq }), ...(a.message === undefined ? {} : { message: a.message }),
+      ...(a.outcome === undefined ? {} : { outcome: a.outcome }),
+    };
+    this.show('busy', `${what}: read by the station, waiting for the table…`);
+    this.timer = setTimeout(() => {
+      this.checkOutcome();
+    }, OUTCOME_WAIT_MS);
+    this.checkOutcome();
+    return true;
+  }
+
+  private finish(): void {
+    this.pending = undefined;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Shows the outcome of the pending action once its events are in (the state follows its events). */
+  private checkOutcome(): void {
+    const p = this.pending;
+    if (p === undefined) return;
+    const t = this.kit.ctx.store.table(this.table);
+    const last = Math.max(t.state?.seq ?? -1, t.events.at(-1)?.seq ?? -1);
+    if (p.untilSeq !== undefined) {
+      // The table has answered for it: its events are those up to `untilSeq`, final once they are all here.
+      if (last < p.untilSeq && Date.now() - p.sentAt < OUTCOME_WAIT_MS) return;
+      const o = outcomeAfter(t.events.filter((e) => e.seq <= (p.untilSeq ?? 0)), p.afterSeq, namer(this.kit.ctx));
+      if (o.kind === 'pending') this.show('ok', `${p.what}: ${p.message ?? 'nothing changed'}`, (p.outcome ?? 'done').toUpperCase());
+      else this.show(o.kind === 'applied' ? 'ok' : 'error', `${p.what}: ${o.text}`, o.kind === 'applied' ? 'APPLIED' : o.code);
+      this.finish();
+      return;
+    }
+    const o: Outcome = outcomeAfter(t.events, p.afterSeq, namer(this.kit.ctx));
+    if (o.kind === 'pending') {
+      if (Date.now() - p.sentAt >= OUTCOME_WAIT_MS) {
+        this.show('ok', `${p.what}: read, but the table made no event of it`, 'NO_EVENT');
+        this.finish();
+      }
+      return;
+    }
+    this.show(o.kind === 'applied' ? 'ok' : 'error', `${p.what}: ${o.text}`, o.kind === 'applied' ? 'APPLIED' : o.code);
+    // Later events of the same batch may still come; the outcome is final once the state has caught up.
+    if ((t.state?.seq ?? -1) >= (t.events.at(-1)?.seq ?? -1)) this.finish();
+  }
+
+  /** Puts a free chip on the pad, or takes the last one put there off. */
+  private async chip(station: string, who: string, op: 'place' | 'lift'): Promise<void> {
+    const mine = this.chips.get(station) ?? [];
+    this.chips.set(station, mine);
+    if (op === 'lift') {
+      const chip = mine.pop();
+      if (chip === undefined) {
+        this.show('error', `${who}: no chip on the pad (put one first)`, 'NO_CHIP');
+        return;
+      }
+      if (!await this.simulate(`${who}: take a chip (${mine.length} left)`, { station, op: 'lift', item: chipItem(chip) })) mine.push(chip);
+      return;
+    }
+    const used = new Set([...this.chips.values()].flat());
+    const chip = Array.from({ length: CHIPS }, (_, i) => i + 1).find((c) => !used.has(c));
+    if (chip === undefined) {
+      this.show('error', `${who}: all ${CHIPS} chips are on the pads`, 'NO_CHIP');
+      return;
+    }
+    mine.push(chip);
+    if (!await this.simulate(`${who}: put a chip (${mine.length} on the pad)`, { station, op: 'place', item: chipItem(chip) })) mine.pop();
+  }
+
+  /**
+   * The seat's hand, from the `simulated-hand` request: answered only to the token (the dashboard refuses it
+   * without, with UNAUTHORIZED) and only for a seat played from the panel, never a bot's. Each card picks itself.
+   */
+  private async showHand(station: string): Promise<void> {
+    const shown = this.handsShown.get(station);
+    if (shown === undefined) return;
+    shown.seq = this.kit.ctx.store.table(this.table).state?.seq ?? -1;
+    const r = await sendRequest(this.table, 'simulated-hand', { station });
+    const data = r.data as { cards?: unknown; known?: unknown } | undefined;
+    if (!r.ok || !Array.isArray(data?.cards)) {
+      replace(shown.box, h('span', { class: 'muted' }, `hand: ${r.code ?? 'ERROR'} — ${r.message}`));
+      return;
+    }
+    const cards = (data.cards as unknown[]).filter((c): c is string => typeof c === 'string');
+    replace(shown.box, cards.length === 0 ? h('span', { class: 'muted' }, data.known === false ? 'hand not known to the table' : 'no cards')
+      : cards.map((c) => h('button', { type: 'button', class: 'secondary k21-hand-card', 'data-card': c, onclick: () => {
+          shown.pick(c);
+        } }, cardLabel(c))));
+  }
+
+  private seat(seat: BridgeSeat, pile: string | undefined): HTMLElement {
+    const station = seat.station ?? seat.id;
+    const who = seat.name ?? seat.id;
+    const kindId = `k21-kind-${station}`;
+    const copyId = `k21-copy-${station}`;
+    const kind = h('select', { id: kindId, 'data-role': 'kind' }, KINDS.map((k) => h('option', { value: k }, kindName(k))));
+    const copy = h('select', { id: copyId, 'data-role': 'copy' }, Array.from({ length: MAX_COPY }, (_, i) => h('option', { value: i + 1 }, String(i + 1))));
+    const card = (): string => `${kind.value}-${copy.value}`;
+    const pick = (id: string): void => {
+      const [k, n] = id.split('-');
+      kind.value = k ?? kind.value;
+      copy.value = n ?? copy.value;
+    };
+    const handBox = h('div', { class: 'row k21-hand-cards', 'aria-label': `${who}'s hand`, role: 'group', 'aria-live': 'polite' });
+    this.handsShown.delete(station);
+    const online = this.kit.ctx.store.table(this.table).health.get(station)?.online;
+    const button = (label: string, op: string, what: () => string, params: () => Record<string, unknown>, cls = ''): HTMLElement =>
+      h('button', { type: 'button', class: cls, 'data-op': op, onclick: () => void this.simulate(what(), params()) }, label);
+    return h('section', { class: 'panel sim-seat', 'data-seat': seat.id, 'aria-label': `Seat ${who}` },
+      h('h2', {}, `${who} `, h('span', { class: 'muted' }, station)),
+      h('div', { class: 'row' },
+        h('span', { class: 'field inline' }, h('label', { for: kindId }, 'Card'), kind),
+        h('span', { class: 'field inline' }, h('label', { for: copyId }, 'Copy'), copy)),
+      h('div', { class: 'row' },
+        pile === undefined ? null : button('Put on the pile', 'pile', () => `${who}: ${card()} on the pile`,
+          () => ({ station: pile, op: 'tap', item: cardItem(card()) })),
+        button('Put on own pad', 'pad', () => `${who}: ${card()} on the pad`, () => ({ station, op: 'tap', item: cardItem(card()) }))),
+      h('div', { class: 'row' },
+        h('button', {
+          type: 'button', class: 'secondary', 'data-op': 'hand',
+          onclick: () => {
+            this.handsShown.set(station, { box: handBox, pick, seq: -1 });
+            void this.showHand(station);
+          },
+        }, 'Show hand (token)')),
+      handBox,
+      h('div', { class: 'row' },
+        button('Press ZAP (I can\'t)', 'press', () => `${who}: ZAP button`, () => ({ station, op: 'press' })),
+        h('button', { type: 'button', class: 'secondary', 'data-op': 'chip-place', onclick: () => void this.chip(station, who, 'place') }, 'Put a chip'),
+        h('button', { type: 'button', class: 'secondary', 'data-op': 'chip-lift', onclick: () => void this.chip(station, who, 'lift') }, 'Take a chip'),
+        online === false
+          ? button('Plug in', 'plug', () => `${station}: plug in`, () => ({ station, op: 'plug' }))
+          : button('Unplug', 'unplug', () => `${station}: unplug`, () => ({ station, op: 'unplug' }), 'secondary')));
+  }
+
+  update(): void {
+    this.checkOutcome();
+    const seq = this.kit.ctx.store.table(this.table).state?.seq ?? -1;
+    for (const [station, shown] of this.handsShown) if (shown.seq !== seq) void this.showHand(station);
+    const view = k21View(this.kit.ctx);
+    if (view === undefined) return;
+    const t = this.kit.ctx.store.table(this.table);
+    const online = [...t.health.values()].map((s) => `${s.station}:${s.online}`).join(',');
+    const pile = this.kit.ctx.store.bridgeEntry(this.table)?.pileStation;
+    // Rebuilt only when the seats or the stations change (and then the chosen cards are kept).
+    const signature = `${view.players.map((p) => p.id).join(',')}|${pile ?? ''}|${online}`;
+    if (signature === this.signature) return;
+    this.signature = signature;
+    const chosen = new Map([...this.seatsHost.querySelectorAll('select')].map((sel) => [sel.id, sel.value]));
+    replace(this.seatsHost, this.kit.seats(view.players.map((p) => p.id)).map((seat) => this.seat(seat, pile)));
+    for (const sel of this.seatsHost.querySelectorAll('select')) sel.value = chosen.get(sel.id) ?? sel.value;
+  }
+
+  destroy(): void {
+    this.finish();
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The sentences of the Killer-21 pages, from the engine's public view and public events (docs/rules-engine.md):
+ * whose turn, the direction, the Killer countdown and answers, a zero on the deadline for the referee with its
+ * figures, every event and refusal with its reason. Pure (no DOM, no clock: `now` is a parameter), so a unit
+ * test reads exactly what the page shows. It imports nothing that needs the DOM, for the same reason.
+ */
+import type { PublicAnswer, PublicKillerWindow, Killer21PublicView } from '../../../../controller/rules/killer-21/view.ts';
+import { K21_REJECTIONS } from '../../../../controller/rules/killer-21/rejections.ts';
+import { span } from '../../tie-text.ts';
+import type { PublicEventJson } from '../../types.ts';
+import { cardName } from './card-names.ts';
+
+export type { Killer21PublicView, PublicKillerWindow, PublicAnswer };
+
+const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : v === undefined ? '?' : JSON.stringify(v));
+
+/** A player's name as configured (bridge/tables); the id when there is none. */
+export type Namer = (player: string) => string;
+
+const ID: Namer = (player) => player;
+
+function names(ids: readonly string[], n: Namer = ID): string {
+  const players = ids.map(n);
+  return players.length <= 2 ? players.join(' and ') : `${players.slice(0, -1).join(', ')} and ${players.at(-1) ?? ''}`;
+}
+
+/** The direction with its arrow (the arrow is decoration: the word says it). */
+export function directionText(view: Pick<Killer21PublicView, 'direction'>): string {
+  return view.direction === 'CLOCKWISE' ? '↻ clockwise' : '↺ counter-clockwise';
+}
+
+/** What the table waits for now, in one line (the page's banner). */
+export function bannerText(view: Killer21PublicView, n: Namer = ID): string {
+  switch (view.phase) {
+    case 'TURN':
+      return `${view.turn === null ? '—' : n(view.turn)} to play`;
+    case 'KILLER':
+      return killerBanner(view.killer, n);
+    case 'ROUND_OVER': {
+      const won = view.roundWinners.at(-1) ?? [];
+      return `Round ${view.round} won by ${won.length === 0 ? 'nobody' : names(won, n)} — the referee deals the next round`;
+    }
+    case 'GAME_OVER':
+      return `Game over — ${view.winners.length === 1 ? 'winner' : 'winners'}: ${view.winners.length === 0 ? 'nobody' : names(view.winners, n)}`;
+  }
+}
+
+function killerBanner(w: PublicKillerWindow | null, n: Namer): string {
+  if (w === null) return 'KILLER!';
+  if (!w.closed) return `KILLER by ${n(w.by)}! Put a red 0 on your pad${w.deadline === null ? '' : ` within ${seconds(w.windowMs)}`}`;
+  return 'KILLER: the window has closed — waiting for the referee';
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The Killer countdown: seconds left to the deadline by this screen's clock (`now`, ms since 1970; the
+ * controller and the screen share time through NTP on a LAN, and the deadline is the controller's), "time is
+ * up" until the table closes the window, and what a closed or untimed window waits for.
+ */
+export function countdownText(w: PublicKillerWindow, now: number): string {
+  if (w.closed) return ties(w).length > 0 ? 'closed: a red 0 on the deadline waits for the referee' : 'closed';
+  if (w.deadline === null) return 'untimed: open until everyone has answered or the referee closes it';
+  const left = w.deadline - now;
+  return left > 0 ? `${seconds(left)} left` : 'time is up';
+}
+
+/** The share of the window still left, 0..1 (the countdown bar); 0 for a closed or untimed window. */
+export function countdownFraction(w: PublicKillerWindow, now: number): number {
+  if (w.closed || w.deadline === null || w.windowMs <= 0) return 0;
+  return Math.min(1, Math.max(0, (w.deadline - now) / w.windowMs));
+}
+
+const ANSWER: Readonly<Record<PublicAnswer['status'], string>> = {
+  PENDING: 'waiting',
+  ZERO: 'red 0 in time',
+  LATE: 'red 0 too late: loses a life',
+  TIE: 'red 0 on the deadline: the referee rules',
+  CONCEDED: 'no red 0 (pressed ZAP): loses a life',
+  MISSED: 'no answer: loses a life',
+};
+
+/** One player's answer to the Killer, in words. */
+export function answerText(a: PublicAnswer | undefined): string {
+  return ANSWER[a?.status ?? 'PENDING'];
+}
+
+/** The players whose zero straddles the deadline, in seat order (K21-34). */
+export function ties(w: PublicKillerWindow): string[] {
+  return w.required.filter((p) => w.answers[p]?.status === 'TIE');
+}
+
+/**
+ * The referee's sentence for a zero whose landing interval straddles the deadline (K21-33, K21-34), like
+ * Zip-Zap's tie banner (tie-text.ts): "ben's red 0 landed 12.0 ms before the deadline, ±30.0 ms: in time?".
+ */
+export function zeroTieSentence(player: string, w: PublicKillerWindow, n: Namer = ID): string {
+  const a = w.answers[player];
+  if (a?.at === undefined || w.deadline === null) return `${n(player)}'s red 0 landed on the deadline: in time?`;
+  const d = a.at - w.deadline;
+  const when = d === 0 ? 'exactly at the deadline' : `${span(Math.abs(d))} ${d < 0 ? 'before' : 'after'} the deadline`;
+  return `${n(player)}'s red 0 landed ${when}, ±${span(a.uncertaintyMs ?? 0)}: in time?`;
+}
+
+const LOSS: Readonly<Record<string, string>> = {
+  BUST: 'could not play', LIFE_CARD: 'the Life card', KILLER: 'no red 0 for the Killer', SHED_OUT: 'another player went out',
+};
+
+/** Why a life was lost, in words. */
+export function lossText(reason: string): string {
+  return LOSS[reason] ?? reason.toLowerCase().replaceAll('_', ' ');
+}
+
+/**
+ * A refusal's reason: the engine's catalogue sentence for its code (the `ACTION_REFUSED` event carries only the
+ * code), the message when one came with it, and HIDDEN_REASON's own sentence.
+ */
+export function refusalText(code: string, message?: string): string {
+  if (message !== undefined && message !== '') return message;
+  if (code === 'HIDDEN_REASON') return 'refused for a reason that depends on a hand (secret: the referee finds it in the event log)';
+  return (K21_REJECTIONS as Readonly<Record<string, string>>)[code] ?? 'refused';
+}
+
+const END: Readonly<Record<string, string>> = { DEADLINE: 'its time ran out', ALL_ANSWERED: 'everyone answered', REFEREE: 'the referee closed it' };
+const GAME_END: Readonly<Record<string, string>> = { LAST_PLAYER: 'last player with lives', ALL_OUT: 'everyone left went out at once', BLITZ: 'Blitz' };
+
+/** A Killer-21 event (or a table event) as a line for people. */
+export function describeK21Event(e: PublicEventJson, n: Namer = ID): string {
+  switch (e.type) {
+    case 'GAME_STARTED': return `Game started: ${Array.isArray(e.players) ? e.players.join(', ') : ''}, ${str(e.lives)} lives each`;
+    case 'ROUND_DEALT': return `Round ${str(e.round)} dealt by ${str(e.dealer)}; ${str(e.first)} starts`;
+    case 'CARD_PLAYED': return `${n(str(e.player))} played ${cardName(str(e.card))}: total ${str(e.total)}`;
+    case 'CARDS_DRAWN': return `${n(str(e.player))} drew ${str(e.count)}`;
+    case 'DRAW_SHORT': return `${n(str(e.player))} could not draw ${str(e.missing)}: the deck is empty`;
+    case 'DECK_RESHUFFLED': return `The pile was shuffled into a new deck (${str(e.cards)} cards)`;
+    case 'TURN_SKIPPED': return `${n(str(e.player))} is skipped`;
+    case 'DIRECTION_CHANGED': return `Direction: ${e.direction === 1 ? 'clockwise' : 'counter-clockwise'}`;
+    case 'DIRECTION_KEPT': return 'Reverse with two players: the direction stays, the other player plays';
+    case 'TURN_STARTED': return `${n(str(e.player))}'s turn (total ${str(e.total)})`;
+    case 'BUSTED': return `${n(str(e.player))} cannot play at ${str(e.total)}: bust`;
+    case 'TOTAL_RESET': return 'The total goes back to 0';
+    case 'LIFE_LOST': return `${n(str(e.player))} loses a life (${lossText(str(e.reason))}): ${str(e.lives)} left`;
+    case 'KILLER_WINDOW_OPENED': return `KILLER by ${n(str(e.by))}! ${Array.isArray(e.required) ? names(e.required as string[], n) : ''} must answer with a red 0`;
+    case 'ZERO_IN_TIME': return `${n(str(e.player))}: red 0 in time`;
+    case 'ZERO_LATE': return `${n(str(e.player))}: red 0 ${span(Number(e.lateByMs))} too late`;
+    case 'ZERO_TIED': return `${n(str(e.player))}: red 0 on the deadline (±${span(Number(e.uncertaintyMs))}): the referee rules`;
+    case 'RESPONSE_RULED': return `Referee: ${n(str(e.player))}'s red 0 was ${e.inTime === true ? 'in time' : 'late'}`;
+    case 'ANSWER_CONCEDED': return `${n(str(e.player))} has no red 0`;
+    case 'KILLER_WINDOW_CLOSED': {
+      const missing = Array.isArray(e.missing) && e.missing.length > 0 ? `; no answer from ${names(e.missing as string[], n)}` : '';
+      return `Killer window closed: ${END[str(e.reason)] ?? str(e.reason)}${missing}`;
+    }
+    case 'KILLER_SETTLED': {
+      const lost = Array.isArray(e.withoutZero) ? e.withoutZero as string[] : [];
+      return `Killer settled: ${lost.length === 0 ? 'nobody loses a life' : `${names(lost, n)} ${lost.length === 1 ? 'loses' : 'lose'} a life`}`;
+    }
+    case 'PLAYER_OUT': return `${n(str(e.player))} is out of the game`;
+    case 'ROUND_WON': return `${Array.isArray(e.winners) ? names(e.winners as string[], n) : ''} went out: round ${str(e.round)} won`;
+    case 'GAME_OVER': return `Game over (${GAME_END[str(e.reason)] ?? str(e.reason)}): ${Array.isArray(e.winners) ? names(e.winners as string[], n) : ''}`;
+    case 'ACTION_REFUSED': return `${str(e.action)} refused: ${str(e.code)} — ${refusalText(str(e.code), typeof e.message === 'string' ? e.message : undefined)}`;
+    case 'NOTICE': {
+      const who = typeof e.player === 'string' ? `${n(e.player)}: ` : typeof e.station === 'string' ? `${e.station}: ` : '';
+      return `${who}${str(e.message)} (${str(e.code)})`;
+    }
+    // The table's own events (docs/mqtt.md), as every game page words them (common.ts, which needs the DOM).
+    case 'NEW_GAME': return `New game: ${str(e.game)}`;
+    case 'ACTION_UNDONE': return `Undone${typeof e.reason === 'string' ? `: ${e.reason}` : ''}`;
+    case 'CORRECTION_APPLIED': return `Correction: ${str(e.reason)}`;
+    case 'STATION_REMOVED': return `Station ${str(e.station)} removed`;
+    default: return e.type.toLowerCase().replaceAll('_', ' ');
+  }
+}
+
+/** The overview's lines for a Killer-21 table. */
+export function overviewLine(view: Killer21PublicView, n: Namer = ID): { game: string; players: string; phase: string } {
+  const phase = view.phase === 'GAME_OVER' ? `game over, ${view.winners.length === 0 ? 'no winner' : `won by ${names(view.winners, n)}`}`
+    : view.phase === 'ROUND_OVER' ? `round ${view.round} over`
+      : view.phase === 'KILLER' ? `round ${view.round}, KILLER window`
+        : `round ${view.round}, ${view.turn === null ? '—' : n(view.turn)} to play, total ${view.total}`;
+  return {
+    game: `Killer-21${view.variant === 'BLITZ' ? ' (Blitz)' : ''}`,
+    players: view.players.map((p) => `${n(p.id)} (${p.out ? 'out' : `${p.lives} ${p.lives === 1 ? 'life' : 'lives'}`})`).join(', '),
+    phase,
+  };
+}
