@@ -7,7 +7,8 @@ import type { ZappState } from '../rules/zapp-zerapp/index.ts';
 import type { RuntimeResult } from '../runtime/table-runtime.ts';
 import type { ControllerTransport, HandlerResult, RequestHandler, RequestName } from '../transport/index.ts';
 import type { GameId } from '../rules/engine.ts';
-import { runSimulatorOp } from './simulator.ts';
+import { simulateAndWait } from './simulate-outcome.ts';
+import { prepareSimulatorOp, runSimulatorOp } from './simulator.ts';
 import { stationsOf } from './table-assembly.ts';
 import type { TableHost } from './table-host.ts';
 
@@ -110,8 +111,20 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
       if (!stations.includes(p.station)) {
         return { ok: false, code: 'UNKNOWN_STATION', message: `${p.station} is not a station of table ${c.table}` };
       }
-      const result = runSimulatorOp(simulated, p.station, p.op, p.item, p.grams);
-      return Promise.resolve(answer<'simulate'>(result, () => ({ station: p.station })));
+      if (game === undefined) {
+        // A buzzer table's buttons: the press is answered once sent (the buzzer runtime has its own answers).
+        const result = runSimulatorOp(simulated, p.station, p.op, p.item, p.grams);
+        return answer<'simulate'>(result, () => ({ station: p.station, outcome: 'done', message: `${p.station}: ${p.op} done`, events: [] }));
+      }
+      // A game table answers once it has handled what the op made the station send (simulate-outcome.ts).
+      const runtime = game.runtime;
+      const prepared = prepareSimulatorOp(simulated, p.station, p.op, p.item, p.grams, runtime.padTags(p.station));
+      if (!prepared.ok) return prepared;
+      const outcome = await simulateAndWait({
+        runtime, game: runtime.options.game, station: p.station, op: p.op, uids: prepared.uids, hasScale: prepared.hasScale, act: prepared.act,
+      });
+      if (!outcome.ok) return outcome;
+      return { ok: true, data: { station: p.station, seq: deps.lastSeq(c.table), outcome: outcome.outcome, message: outcome.message, events: outcome.events } };
     });
   }
 }

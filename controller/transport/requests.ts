@@ -23,6 +23,8 @@ const strict = { additionalProperties: false } as const;
 const SimulatedItem = Type.Union([
   Type.Object({ kind: Type.Literal('barrel'), value: Type.Integer({ minimum: 1, maximum: 13 }) }, strict),
   Type.Object({ kind: Type.Literal('card'), card: Type.String({ pattern: '^([RBYGW]([1-9]|10)|Z[1-6])$' }) }, strict),
+  // A ZAP card as the tag registry names it (`{kind: 'card', card: 'Z1'}` means the same card).
+  Type.Object({ kind: Type.Literal('zap'), card: Type.String({ pattern: '^Z[1-6]$' }) }, strict),
 ]);
 const SimulatedOp = Type.Union([
   Type.Literal('place'), Type.Literal('lift'), Type.Literal('tap'), Type.Literal('press'),
@@ -165,7 +167,17 @@ export interface RequestData {
   undo: Applied;
   correct: Applied;
   'remove-station': { readonly station: string };
-  simulate: { readonly station: string };
+  simulate: {
+    readonly station: string;
+    /** A game table's last event after the op was handled (absent for a buzzer table's press). */
+    readonly seq?: number;
+    /** What the table made of it: `applied`, `violation`, `unchanged` (nothing to do), `done` (no reading to wait for). */
+    readonly outcome: 'applied' | 'violation' | 'unchanged' | 'done';
+    /** The outcome in a sentence, for the panel. */
+    readonly message: string;
+    /** The public events it led to, by type. */
+    readonly events: readonly string[];
+  };
   'buzzer/arm': Applied;
   'buzzer/reset': Applied;
   'buzzer/mark': Applied;
