@@ -4,6 +4,7 @@
  */
 import type { SimulatedTable } from '../hardware/simulated/index.ts';
 import type { ZappState } from '../rules/zapp-zerapp/index.ts';
+import type { ZipZapState } from '../rules/zip-zap/index.ts';
 import type { RuntimeResult } from '../runtime/table-runtime.ts';
 import type { ControllerTransport, HandlerResult, RequestHandler, RequestName } from '../transport/index.ts';
 import type { GameId } from '../rules/engine.ts';
@@ -15,6 +16,7 @@ import type { TableHost } from './table-host.ts';
 /** The requests that belong to one game only: sent to a table playing the other, they answer NOT_AVAILABLE. */
 const GAME_OF_REQUEST: Partial<Record<RequestName, GameId>> = {
   roll: 'zapp-zerapp', 'enter-dice': 'zapp-zerapp', move: 'zapp-zerapp', 'declare-stuck': 'zip-zap', 'next-round': 'zip-zap',
+  'simulated-hand': 'zip-zap',
 };
 
 export interface HandlerDeps {
@@ -26,6 +28,8 @@ export interface HandlerDeps {
   readonly lastSeq: (table: string) => number;
   /** The stations of each buzzer table (its buzzers and the host's button), so `simulate` can press them. */
   readonly buzzerStations?: ReadonlyMap<string, readonly string[]>;
+  /** Bots play the seats marked `bot` (hardware.simulated.bots): their hands are nobody's to see. */
+  readonly botsPlay?: boolean;
 }
 
 function answer<N extends RequestName>(result: RuntimeResult, data: () => Parameters<typeof ok<N>>[0]): HandlerResult<N> {
@@ -102,6 +106,18 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
   });
   const simulated = deps.simulated;
   if (simulated) {
+    // The hand of a seat that the person at the simulator plays: they hold those cards, so the panel may show
+    // them (only with the token; the dashboard relays no request without it). A bot's hand stays hidden.
+    on('simulated-hand', async (p, c) => {
+      const found = host(c.table);
+      const seat = found.seats.find((s) => s.station === p.station);
+      if (seat === undefined) return { ok: false, code: 'NOT_A_SEAT', message: `${p.station} is not a seat playing at table ${c.table}` };
+      if (seat.bot && deps.botsPlay === true) return { ok: false, code: 'BOT_SEAT', message: `a bot plays ${seat.id}: its hand stays hidden` };
+      const state = found.runtime.engineState() as Partial<ZipZapState>;
+      const known = state.handKnown?.[seat.id] === true;
+      const cards = known ? [...(state.hands?.[seat.id] ?? [])] : [];
+      return Promise.resolve({ ok: true, data: { station: p.station, player: seat.id, known, cards } });
+    });
     // Also for buzzer tables: the simulator panel presses their buttons.
     transport.onRequest('simulate', async (p, c) => {
       const game = hosts.get(c.table);
@@ -114,17 +130,19 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
       if (game === undefined) {
         // A buzzer table's buttons: the press is answered once sent (the buzzer runtime has its own answers).
         const result = runSimulatorOp(simulated, p.station, p.op, p.item, p.grams);
-        return answer<'simulate'>(result, () => ({ station: p.station, outcome: 'done', message: `${p.station}: ${p.op} done`, events: [] }));
+        return answer<'simulate'>(result, () => ({ station: p.station, outcome: 'done', message: `${p.station}: ${p.op} sent`, events: [] }));
       }
       // A game table answers once it has handled what the op made the station send (simulate-outcome.ts).
       const runtime = game.runtime;
       const prepared = prepareSimulatorOp(simulated, p.station, p.op, p.item, p.grams, runtime.padTags(p.station));
       if (!prepared.ok) return prepared;
       const outcome = await simulateAndWait({
-        runtime, game: runtime.options.game, station: p.station, op: p.op, uids: prepared.uids, hasScale: prepared.hasScale, act: prepared.act,
+        runtime, game: runtime.options.game, station: p.station, op: p.op,
+        uids: prepared.uids, hasScale: prepared.hasScale, act: prepared.act,
       });
       if (!outcome.ok) return outcome;
-      return { ok: true, data: { station: p.station, seq: deps.lastSeq(c.table), outcome: outcome.outcome, message: outcome.message, events: outcome.events } };
+      const { outcome: verdict, message, events } = outcome;
+      return { ok: true, data: { station: p.station, seq: deps.lastSeq(c.table), outcome: verdict, message, events } };
     });
   }
 }

@@ -170,9 +170,9 @@ interface PublicEventLike {
 
 function publicEvents(game: GameId, events: readonly PendingEvent[]): PublicEventLike[] {
   const meta = { seq: 0, at: 0 };
-  return events.flatMap((e) => {
-    const visible = e.source === 'engine' ? publicEventOf(game, e.event, meta) : e.event;
-    return visible === null ? [] : [visible as unknown as PublicEventLike];
+  return events.flatMap((e): PublicEventLike[] => {
+    const visible: object | null = e.source === 'engine' ? publicEventOf(game, e.event, meta) : e.event;
+    return visible === null ? [] : [visible as PublicEventLike];
   });
 }
 

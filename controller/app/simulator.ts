@@ -50,7 +50,7 @@ export function prepareSimulatorOp(
   switch (op) {
     case 'place':
       return { ok: true, uids: [uid as string], hasScale, act: () => {
-        table.placeItem(station, { uid: uid as string, grams: grams ?? simulatedGrams(item as Item) });
+        table.placeItem(station, { uid: uid, grams: grams ?? simulatedGrams(item as Item) });
       } };
     case 'lift': {
       const uids = uid === undefined ? padTags : padTags.filter((u) => u === uid);

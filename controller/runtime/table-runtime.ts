@@ -356,7 +356,8 @@ export class TableRuntime {
       this.deps.log.rejected(this.options.tableId, this.openGameId, action, outcome.code, outcome.message);
       const refusal = this.engine.publicRejection(action, outcome);
       this.capture?.refusals.push({ action: action.type, code: refusal.code, message: refusal.message });
-      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: refusal.code });
+      // The public refusal's sentence too: a page shows why, not just a code (it says no more than the code).
+      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: refusal.code, message: refusal.message });
       return { ok: false, code: refusal.code, message: refusal.message };
     }
     this.deps.log.action(this.options.tableId, this.gameId, action);

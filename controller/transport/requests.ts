@@ -110,6 +110,11 @@ export const REQUESTS = {
       grams: Type.Optional(Type.Number({ minimum: 0, maximum: 5000 })),
     }, strict),
   },
+  'simulated-hand': {
+    role: 'referee',
+    summary: 'Simulated Zip-Zap table only: the cards in the hand of a seat played from the simulator panel (never a bot\'s).',
+    params: Type.Object({ station: Id }, strict),
+  },
   'buzzer/arm': {
     role: 'referee',
     summary: 'Buzzer mode: arm; the first press after this wins.',
@@ -177,6 +182,14 @@ export interface RequestData {
     readonly message: string;
     /** The public events it led to, by type. */
     readonly events: readonly string[];
+  };
+  'simulated-hand': {
+    readonly station: string;
+    readonly player: string;
+    /** False while the hand was dealt at the table and never registered: the controller does not know it. */
+    readonly known: boolean;
+    /** The hand's card ids (its ZAP included), empty when not known. */
+    readonly cards: readonly string[];
   };
   'buzzer/arm': Applied;
   'buzzer/reset': Applied;
