@@ -138,7 +138,7 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
       if (!prepared.ok) return prepared;
       const outcome = await simulateAndWait({
         runtime, game: runtime.options.game, station: p.station, op: p.op,
-        uids: prepared.uids, hasScale: prepared.hasScale, act: prepared.act,
+        uids: prepared.uids, hasScale: prepared.hasScale, act: prepared.act, offline: prepared.offline,
       });
       if (!outcome.ok) return outcome;
       const { outcome: verdict, message, events } = outcome;

@@ -13,7 +13,11 @@ export type SimulatorResult = { readonly ok: true } | { readonly ok: false; read
 
 /** What an op will do, checked before anything happens: the tags it puts down or takes away, and the act itself. */
 export type PreparedOp =
-  | { readonly ok: true; readonly uids: readonly string[]; readonly hasScale: boolean; readonly act: () => void }
+  | {
+    readonly ok: true; readonly uids: readonly string[]; readonly hasScale: boolean; readonly act: () => void;
+    /** The station is unplugged (or booting): the act happens in the world, but the table reads nothing now. */
+    readonly offline: boolean;
+  }
   | { readonly ok: false; readonly code: string; readonly message: string };
 
 /**
@@ -40,44 +44,42 @@ export function prepareSimulatorOp(
   }
   const sim = table.station(station);
   const kind = sim.config.kind;
-  const running = sim.running;
-  if (!running && op !== 'plug' && op !== 'reset' && op !== 'unplug') {
-    return { ok: false, code: 'STATION_OFFLINE', message: `${station} is unplugged or still booting: plug it in and wait for it to come online` };
-  }
+  // An item can be put on or taken off an unplugged station's pad (the world goes on); the station reads it
+  // once it is back.
+  const offline = !sim.running;
   if (op === 'press' && kind !== 'seat') return { ok: false, code: 'NO_BUTTON', message: `${station} is a ${kind} station: it has no button` };
   const uid = item === undefined ? undefined : simulatedUid(item);
   const hasScale = kind === 'seat';
+  const ready = (uids: readonly string[], act: () => void): PreparedOp => ({ ok: true, uids, hasScale, act, offline });
   switch (op) {
     case 'place':
-      return { ok: true, uids: [uid as string], hasScale, act: () => {
+      return ready([uid as string], () => {
         table.placeItem(station, { uid: uid, grams: grams ?? simulatedGrams(item as Item) });
-      } };
-    case 'lift': {
-      const uids = uid === undefined ? padTags : padTags.filter((u) => u === uid);
-      return { ok: true, uids, hasScale, act: () => {
+      });
+    case 'lift':
+      return ready(uid === undefined ? padTags : padTags.filter((u) => u === uid), () => {
         for (const u of uid === undefined ? ALL_ITEMS.map(simulatedUid) : [uid]) table.liftItem(station, u);
-      } };
-    }
+      });
     case 'tap':
-      return { ok: true, uids: [uid as string], hasScale, act: () => {
+      return ready([uid as string], () => {
         table.tapCard(station, uid as string);
-      } };
+      });
     case 'press':
-      return { ok: true, uids: [], hasScale, act: () => {
+      return ready([], () => {
         table.pressButton(station);
-      } };
+      });
     case 'unplug':
-      return { ok: true, uids: [], hasScale, act: () => {
+      return ready([], () => {
         table.unplug(station);
-      } };
+      });
     case 'plug':
-      return { ok: true, uids: [], hasScale, act: () => {
+      return ready([], () => {
         table.plugIn(station);
-      } };
+      });
     case 'reset':
-      return { ok: true, uids: [], hasScale, act: () => {
+      return ready([], () => {
         table.reset(station);
-      } };
+      });
   }
 }
 

@@ -48,6 +48,19 @@ function select(label: string, id: string, values: readonly string[], labels: re
     h('select', { id }, values.map((v, i) => h('option', { value: v }, labels[i] ?? v))));
 }
 
+/**
+ * Re-renders the seats keeping what each list had chosen (when the choice is still offered): a re-render (a hand
+ * fetched, a station back online) between choosing a card and pressing "Tap card" must not tap another card.
+ */
+function keepChoices(host: HTMLElement, render: () => void): void {
+  const chosen = new Map([...host.querySelectorAll('select')].map((sel) => [sel.id, sel.value]));
+  render();
+  for (const sel of host.querySelectorAll('select')) {
+    const value = chosen.get(sel.id);
+    if (value !== undefined && [...sel.options].some((o) => o.value === value)) sel.value = value;
+  }
+}
+
 export class SimulatorPage {
   readonly element = h('div', { class: 'simulator' });
   private readonly result = resultLine();
@@ -190,7 +203,9 @@ export class SimulatorPage {
       const signature = `zapp|${view.players.map((p) => p.id).join(',')}|${online}`;
       if (signature === this.signature) return;
       this.signature = signature;
-      replace(this.seatsHost, this.seats(view.players.map((p) => p.id)).map((seat) => this.zappSeat(seat)));
+      keepChoices(this.seatsHost, () => {
+        replace(this.seatsHost, this.seats(view.players.map((p) => p.id)).map((seat) => this.zappSeat(seat)));
+      });
       return;
     }
     const view = state.view as unknown as ZipZapPublicView;
@@ -205,10 +220,12 @@ export class SimulatorPage {
     if (signature === this.signature) return;
     this.signature = signature;
     const numbers = view.suits.flatMap((suit) => Array.from({ length: 10 }, (_, i) => `${LETTER[suit] ?? '?'}${i + 1}`));
-    replace(this.seatsHost, seats.map((seat, i) => this.zipSeat(seat, [...numbers, `Z${i + 1}`])));
     const pile = this.ctx.store.bridgeEntry(this.ctx.table)?.pileStation;
     // Cards played on the pile belong to whoever holds them: every card is listed there.
     const zaps = seats.map((_, i) => `Z${i + 1}`);
-    if (pile !== undefined) this.seatsHost.append(this.zipSeat({ id: 'pile', name: 'Pile', station: pile }, [...numbers, ...zaps], { pile: true }));
+    keepChoices(this.seatsHost, () => {
+      replace(this.seatsHost, seats.map((seat, i) => this.zipSeat(seat, [...numbers, `Z${i + 1}`])),
+        pile === undefined ? null : this.zipSeat({ id: 'pile', name: 'Pile', station: pile }, [...numbers, ...zaps], { pile: true }));
+    });
   }
 }

@@ -78,14 +78,14 @@ function diceFace(value: number | undefined, label: string): HTMLElement {
 }
 
 /** The dice, the magic number and the phase. */
-export function zappHeader(view: ZappView): HTMLElement {
+export function zappHeader(view: ZappView, nameOf: NameOf = (id) => id): HTMLElement {
   return h('section', { class: 'panel dice-panel', 'aria-label': 'Dice and magic number' },
     h('div', { class: 'phase', 'data-testid': 'phase' }, `Round ${view.round} · ${PHASE_TEXT[view.phase] ?? view.phase}`),
     h('div', { class: 'dice' }, diceFace(view.dice?.d1, 'first die'), diceFace(view.dice?.d2, 'second die')),
     h('div', { class: 'magic' }, h('span', { class: 'muted' }, 'magic number '),
       h('strong', { 'data-testid': 'magic' }, view.magic === null ? '—' : String(view.magic))),
-    h('p', { class: 'muted' }, `Roller: ${view.roller} · barrels on the mountain: ${view.mountainCount}`),
-    view.winner === null ? null : h('p', { class: 'winner', role: 'alert', 'data-testid': 'winner' }, `${view.winner} wins!`));
+    h('p', { class: 'muted' }, `Roller: ${nameOf(view.roller)} · barrels on the mountain: ${view.mountainCount}`),
+    view.winner === null ? null : h('p', { class: 'winner', role: 'alert', 'data-testid': 'winner' }, `${nameOf(view.winner)} wins!`));
 }
 
 /** Seats: placed or not (never the value), holding, pieces in the city; after the reveal the barrels. */
@@ -107,17 +107,19 @@ export function zappSeats(view: ZappView, nameOf: NameOf = (id) => id): HTMLElem
         h('span', { class: 'muted city-count' }, ` · ${p.inCity}/3 in the city`));
     })),
     view.reveal === null ? null : h('p', { 'data-testid': 'move-order' },
-      'Move order: ', view.reveal.moveOrder.length === 0 ? 'nobody succeeded' : view.reveal.moveOrder.join(' → ')));
+      'Move order: ', view.reveal.moveOrder.length === 0 ? 'nobody succeeded' : view.reveal.moveOrder.map(nameOf).join(' → ')));
 }
 
 /** The current mover's legal moves; choosing one highlights it on the board. */
-export function zappMoves(view: ZappView, board: ZappBoardPanel, extra?: (m: MoveOption) => HTMLElement | null): HTMLElement {
+export function zappMoves(
+  view: ZappView, board: ZappBoardPanel, extra?: (m: MoveOption) => HTMLElement | null, nameOf: NameOf = (id) => id,
+): HTMLElement {
   if (view.currentMover === null) {
     return h('section', { class: 'panel moves', 'aria-label': 'Moves' }, h('h2', {}, 'Moves'),
       h('p', { class: 'muted' }, view.phase === 'MOVE' ? 'Waiting for the next mover.' : 'Moves are listed after the reveal.'));
   }
   return h('section', { class: 'panel moves', 'aria-label': 'Moves' },
-    h('h2', {}, `${view.currentMover} moves ${view.currentBarrel ?? '?'}`),
+    h('h2', {}, `${nameOf(view.currentMover)} moves ${view.currentBarrel ?? '?'}`),
     h('ul', { class: 'move-list', 'data-testid': 'move-list' }, view.moves.map((m) => {
       const button = h('button', {
         type: 'button', class: `move ${sameMove(m, board.selection) ? 'selected' : ''}`, 'data-piece': m.piece,
@@ -176,7 +178,7 @@ export class ZappZerappPage {
     const view = state.view as unknown as ZappView;
     this.board.update(view);
     const nameOf = namesOf(this.ctx.store, this.ctx.table);
-    replace(this.side, zappHeader(view), zappSeats(view, nameOf), zappMoves(view, this.board), zappViolations(view, nameOf),
-      eventList(t.events, 12, nameOf));
+    replace(this.side, zappHeader(view, nameOf), zappSeats(view, nameOf), zappMoves(view, this.board, undefined, nameOf),
+      zappViolations(view, nameOf), eventList(t.events, 12, nameOf));
   }
 }

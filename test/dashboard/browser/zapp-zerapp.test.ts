@@ -222,7 +222,7 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     await waitText(viewer.page, '[data-testid=revealed-ana]', `barrel ${magic} ✓ success`);
     expect(await text(viewer.page, '[data-testid=revealed-ben]')).toContain('barrel 1 ✓ success');
     expect(await text(viewer.page, '[data-testid=revealed-cy]')).toContain('barrel 13 ✗ failed');
-    expect(await text(viewer.page, '[data-testid=move-order]')).toContain('ana → ben');
+    expect(await text(viewer.page, '[data-testid=move-order]')).toContain('Ada → Benno');
     expect(omni().reveal?.moveOrder).toEqual(['ana', 'ben']);
   });
 
