@@ -86,10 +86,16 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
     () => applied(c.table),
   )));
   on('move', async (p, c) => Promise.resolve(answer<'move'>(act(c.table, { type: 'move', ...p }, c.identity.id), () => applied(c.table))));
-  on('declare-stuck', async (p, c) => Promise.resolve(answer<'declare-stuck'>(
-    act(c.table, { type: 'declare-stuck', ...(p.player === undefined ? {} : { player: p.player }) }, c.identity.id),
-    () => applied(c.table),
-  )));
+  on('declare-stuck', async (p, c) => {
+    // "Nobody can play" on a table whose engine knows the hands (ORACLE stuck detection) is the engine's own
+    // `announce-stuck`: `declare-stuck` is only for HUMAN/TIMEOUT and was always refused there
+    // (WRONG_STUCK_DETECTION). The engine still checks the hands: HIDDEN_REASON while someone can follow.
+    const detection = (host(c.table).runtime.engineState() as Partial<ZipZapState>).config?.stuckDetection;
+    const action = detection === 'ORACLE'
+      ? { type: 'announce-stuck' }
+      : { type: 'declare-stuck', ...(p.player === undefined ? {} : { player: p.player }) };
+    return Promise.resolve(answer<'declare-stuck'>(act(c.table, action, c.identity.id), () => applied(c.table)));
+  });
   on('next-round', async (_p, c) => Promise.resolve(answer<'next-round'>(act(c.table, { type: 'next-round' }, c.identity.id), () => applied(c.table))));
   on('undo', async (p, c) => Promise.resolve(answer<'undo'>(host(c.table).runtime.undo(c.identity.id, p.reason), () => applied(c.table))));
   on('correct', async (p, c) => Promise.resolve(answer<'correct'>(
