@@ -139,7 +139,10 @@ export class ControllerApp {
     const buzzerStations = new Map([...this.buzzers].map(([id, b]) => [id, buzzerStationsOf(b.config)]));
     for (const [id, stations] of buzzerStations) for (const station of stations) this.tableOfStation.set(station, id);
     for (const [id, host] of this.hosts) for (const station of stationsOf(host.config)) this.tableOfStation.set(station, id);
-    registerRequestHandlers({ transport, hosts: this.hosts, lastSeq: (t) => publisher.lastSeq(t), buzzerStations, ...simulated });
+    registerRequestHandlers({
+      transport, hosts: this.hosts, lastSeq: (t) => publisher.lastSeq(t), buzzerStations,
+      botsPlay: config.hardware.simulated.bots, ...simulated,
+    });
     const buzzerRuntimes = new Map([...this.buzzers].map(([id, b]) => [id, b.runtime]));
     registerBuzzerHandlers({ transport, buzzers: buzzerRuntimes, lastSeq: (t) => buzzerPublisher.lastSeq(t) });
     await transport.start();

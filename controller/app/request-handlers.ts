@@ -4,10 +4,12 @@
  */
 import type { SimulatedTable } from '../hardware/simulated/index.ts';
 import type { ZappState } from '../rules/zapp-zerapp/index.ts';
+import type { ZipZapState } from '../rules/zip-zap/index.ts';
 import type { RuntimeResult } from '../runtime/table-runtime.ts';
 import type { ControllerTransport, HandlerResult, RequestHandler, RequestName } from '../transport/index.ts';
 import { GAMES, getGame } from '../rules/games.ts';
-import { runSimulatorOp } from './simulator.ts';
+import { simulateAndWait } from './simulate-outcome.ts';
+import { prepareSimulatorOp, runSimulatorOp } from './simulator.ts';
 import { stationsOf } from './table-assembly.ts';
 import type { TableHost } from './table-host.ts';
 
@@ -29,6 +31,8 @@ export interface HandlerDeps {
   readonly lastSeq: (table: string) => number;
   /** The stations of each buzzer table (its buzzers and the host's button), so `simulate` can press them. */
   readonly buzzerStations?: ReadonlyMap<string, readonly string[]>;
+  /** Bots play the seats marked `bot` (hardware.simulated.bots): their hands are nobody's to see. */
+  readonly botsPlay?: boolean;
 }
 
 function answer<N extends RequestName>(result: RuntimeResult, data: () => Parameters<typeof ok<N>>[0]): HandlerResult<N> {
@@ -86,10 +90,16 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
     () => applied(c.table),
   )));
   on('move', async (p, c) => Promise.resolve(answer<'move'>(act(c.table, { type: 'move', ...p }, c.identity.id), () => applied(c.table))));
-  on('declare-stuck', async (p, c) => Promise.resolve(answer<'declare-stuck'>(
-    act(c.table, { type: 'declare-stuck', ...(p.player === undefined ? {} : { player: p.player }) }, c.identity.id),
-    () => applied(c.table),
-  )));
+  on('declare-stuck', async (p, c) => {
+    // "Nobody can play" on a table whose engine knows the hands (ORACLE stuck detection) is the engine's own
+    // `announce-stuck`: `declare-stuck` is only for HUMAN/TIMEOUT and was always refused there
+    // (WRONG_STUCK_DETECTION). The engine still checks the hands: HIDDEN_REASON while someone can follow.
+    const detection = (host(c.table).runtime.engineState() as Partial<ZipZapState>).config?.stuckDetection;
+    const action = detection === 'ORACLE'
+      ? { type: 'announce-stuck' }
+      : { type: 'declare-stuck', ...(p.player === undefined ? {} : { player: p.player }) };
+    return Promise.resolve(answer<'declare-stuck'>(act(c.table, action, c.identity.id), () => applied(c.table)));
+  });
   on('next-round', async (_p, c) => Promise.resolve(answer<'next-round'>(act(c.table, { type: 'next-round' }, c.identity.id), () => applied(c.table))));
   on('undo', async (p, c) => Promise.resolve(answer<'undo'>(host(c.table).runtime.undo(c.identity.id, p.reason), () => applied(c.table))));
   on('correct', async (p, c) => Promise.resolve(answer<'correct'>(
@@ -106,6 +116,18 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
   });
   const simulated = deps.simulated;
   if (simulated) {
+    // The hand of a seat that the person at the simulator plays: they hold those cards, so the panel may show
+    // them (only with the token; the dashboard relays no request without it). A bot's hand stays hidden.
+    on('simulated-hand', async (p, c) => {
+      const found = host(c.table);
+      const seat = found.seats.find((s) => s.station === p.station);
+      if (seat === undefined) return { ok: false, code: 'NOT_A_SEAT', message: `${p.station} is not a seat playing at table ${c.table}` };
+      if (seat.bot && deps.botsPlay === true) return { ok: false, code: 'BOT_SEAT', message: `a bot plays ${seat.id}: its hand stays hidden` };
+      const state = found.runtime.engineState() as Partial<ZipZapState>;
+      const known = state.handKnown?.[seat.id] === true;
+      const cards = known ? [...(state.hands?.[seat.id] ?? [])] : [];
+      return Promise.resolve({ ok: true, data: { station: p.station, player: seat.id, known, cards } });
+    });
     // Also for buzzer tables: the simulator panel presses their buttons.
     transport.onRequest('simulate', async (p, c) => {
       const game = hosts.get(c.table);
@@ -115,8 +137,22 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
       if (!stations.includes(p.station)) {
         return { ok: false, code: 'UNKNOWN_STATION', message: `${p.station} is not a station of table ${c.table}` };
       }
-      const result = runSimulatorOp(simulated, p.station, p.op, p.item, p.grams);
-      return Promise.resolve(answer<'simulate'>(result, () => ({ station: p.station })));
+      if (game === undefined) {
+        // A buzzer table's buttons: the press is answered once sent (the buzzer runtime has its own answers).
+        const result = runSimulatorOp(simulated, p.station, p.op, p.item, p.grams);
+        return answer<'simulate'>(result, () => ({ station: p.station, outcome: 'done', message: `${p.station}: ${p.op} sent`, events: [] }));
+      }
+      // A game table answers once it has handled what the op made the station send (simulate-outcome.ts).
+      const runtime = game.runtime;
+      const prepared = prepareSimulatorOp(simulated, p.station, p.op, p.item, p.grams, runtime.padTags(p.station));
+      if (!prepared.ok) return prepared;
+      const outcome = await simulateAndWait({
+        runtime, game: runtime.options.game, station: p.station, op: p.op,
+        uids: prepared.uids, hasScale: prepared.hasScale, act: prepared.act, offline: prepared.offline,
+      });
+      if (!outcome.ok) return outcome;
+      const { outcome: verdict, message, events } = outcome;
+      return { ok: true, data: { station: p.station, seq: deps.lastSeq(c.table), outcome: verdict, message, events } };
     });
   }
 }

@@ -47,7 +47,7 @@ export type RuntimeEvent =
   | { readonly type: 'CORRECTION_APPLIED'; readonly reason: string }
   | { readonly type: 'STATION_REMOVED'; readonly station: string }
   | { readonly type: 'NOTICE'; readonly code: string; readonly message: string; readonly station?: string; readonly player?: string }
-  | { readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string };
+  | { readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string; readonly message: string };
 
 /** An event waiting to be published: an engine event (filtered by the publisher) or the runtime's own. */
 export type PendingEvent =

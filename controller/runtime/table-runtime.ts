@@ -53,6 +53,31 @@ export type RuntimeResult =
   | { readonly ok: true; readonly data?: unknown }
   | { readonly ok: false; readonly code: string; readonly message: string };
 
+/** A refusal as it may leave the process (the engine's `publicRejection`), with the action's type. */
+export interface PublicRefusalOf {
+  readonly action: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * What one input came to, for whoever waits for it (the simulator panel's answer: `watchOutcomes`). A sensor
+ * event that queued a play is followed by a `plays` outcome once the arbitration window has closed.
+ */
+export interface InputOutcome {
+  readonly cause:
+    | { readonly kind: 'sensor'; readonly event: SensorEvent }
+    | { readonly kind: 'plays'; readonly plays: readonly { readonly station: StationId; readonly player: string }[] };
+  /** Everything the input published, engine events unfiltered: a watcher filters them like the publisher. */
+  readonly events: readonly PendingEvent[];
+  /** The engine's refusals of actions the input led to, as they may be published. */
+  readonly refusals: readonly PublicRefusalOf[];
+  /** The input queued a play for the arbitration window (a `plays` outcome follows). */
+  readonly queued: boolean;
+  /** The game's state changed. */
+  readonly changed: boolean;
+}
+
 export class TableRuntime {
   private readonly engine: AnyEngine;
   private state: unknown;
@@ -73,6 +98,9 @@ export class TableRuntime {
   private readonly flashing = new Map<StationId, () => void>();
   /** The state last published (by reference: engine states are immutable). */
   private publishedState: unknown;
+  /** What the input being handled has produced so far, while someone watches outcomes. */
+  private capture: { events: PendingEvent[]; refusals: PublicRefusalOf[] } | undefined;
+  private readonly watchers = new Set<(outcome: InputOutcome) => void>();
 
   /** Wall clock minus monotonic clock at construction, ms (see nowMs). */
   private readonly wallOffsetMs: number;
@@ -185,18 +213,57 @@ export class TableRuntime {
     this.deps.log.sensor(this.options.tableId, this.openGameId || null, raw);
     if (this.removedStations.has(raw.station)) {
       this.flush();
+      this.tellWatchers({ kind: 'sensor', event: raw }, undefined, false);
       return;
     }
+    const before = this.state;
+    this.startCapture();
     const event = this.onGameClock(raw);
-    const before = this.pads;
+    const padsBefore = this.pads;
     this.pads = updatePads(this.pads, event);
-    const inputs = this.options.tableGame.onSensor(this.state, this.pads, event, before);
+    const inputs = this.options.tableGame.onSensor(this.state, this.pads, event, padsBefore);
+    let queued = false;
     for (const input of inputs) {
-      if (input.kind === 'queue-play') this.queuePlay(input);
-      else this.carryOut(input);
+      if (input.kind === 'queue-play') {
+        this.queuePlay(input);
+        queued = true;
+      } else this.carryOut(input);
     }
     this.afterChange(event.time.hostUs / 1000);
     this.flush();
+    this.tellWatchers({ kind: 'sensor', event: raw }, before, queued);
+  }
+
+  /**
+   * Calls `listener` with what every later input came to (a sensor event, a batch of plays), after it was
+   * committed and published. Returns the function that stops it. Listeners must not throw.
+   */
+  watchOutcomes(listener: (outcome: InputOutcome) => void): () => void {
+    this.watchers.add(listener);
+    return () => {
+      this.watchers.delete(listener);
+    };
+  }
+
+  /** The tags the table believes lie on a station's pad now. */
+  padTags(station: StationId): readonly string[] {
+    return this.pads[station]?.tags ?? [];
+  }
+
+  private startCapture(): void {
+    this.capture = this.watchers.size === 0 ? undefined : { events: [], refusals: [] };
+  }
+
+  /** `before`: the state before the input (undefined: the input was ignored). */
+  private tellWatchers(cause: InputOutcome['cause'], before: unknown, queued: boolean): void {
+    const captured = this.capture;
+    this.capture = undefined;
+    if (this.watchers.size === 0) return;
+    const outcome: InputOutcome = {
+      cause, events: captured?.events ?? [], refusals: captured?.refusals ?? [], queued,
+      changed: before !== undefined && before !== this.state,
+    };
+    for (const watcher of [...this.watchers]) watcher(outcome);
   }
 
   /** The event with its controller times (a matched slap's too) shifted to the game clock (see nowMs). */
@@ -264,11 +331,15 @@ export class TableRuntime {
     this.queuedPlays = [];
     const game = this.options.tableGame;
     if (plays.length === 0 || game.batch === undefined) return;
-    // One action for the whole batch: the engine orders it by the landing times (principle 4).
+    const before = this.state;
+    this.startCapture();
+    // One action for the whole batch: the engine orders it by the landing times and sends plays whose
+    // intervals overlap to the referee with the figures; arrival order decides nothing (principle 4).
     const at = Math.max(...plays.map((p) => p.at));
     this.apply(game.batch(plays, at));
     this.afterChange(at);
     this.flush();
+    this.tellWatchers({ kind: 'plays', plays: queued.map((q) => ({ station: q.station, player: q.play.player })) }, before, false);
   }
 
   private carryOut(intent: Intent): void {
@@ -288,7 +359,9 @@ export class TableRuntime {
       // The log keeps the true reason; the event and the answer carry only what may leave the process.
       this.deps.log.rejected(this.options.tableId, this.openGameId, action, outcome.code, outcome.message);
       const refusal = this.engine.publicRejection(action, outcome);
-      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: refusal.code });
+      this.capture?.refusals.push({ action: action.type, code: refusal.code, message: refusal.message });
+      // The public refusal's sentence too: a page shows why, not just a code (it says no more than the code).
+      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: refusal.code, message: refusal.message });
       return { ok: false, code: refusal.code, message: refusal.message };
     }
     this.deps.log.action(this.options.tableId, this.gameId, action);
@@ -345,11 +418,15 @@ export class TableRuntime {
   }
 
   private engineEvents(events: readonly unknown[]): void {
-    for (const event of events) this.pendingEvents.push({ source: 'engine', event });
+    for (const event of events) {
+      this.pendingEvents.push({ source: 'engine', event });
+      this.capture?.events.push({ source: 'engine', event });
+    }
   }
 
   private tableEvent(event: RuntimeEvent): void {
     this.pendingEvents.push({ source: 'table', event });
+    this.capture?.events.push({ source: 'table', event });
   }
 
   private publish(): void {

@@ -144,7 +144,7 @@ export type TableEvent =
   /** The table saw something the referee should know; nothing changed. */
   | { readonly type: 'NOTICE'; readonly code: string; readonly message: string; readonly station?: string; readonly player?: string }
   /** An action derived from the sensors was refused by the engine; nothing changed. */
-  | { readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string };
+  | { readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string; readonly message: string };
 
 /**
  * `<base>/<table>/health/<station>`. Retained. Structurally identical to the hardware layer's `StationHealth`

@@ -28,6 +28,8 @@ const SimulatedItem = Type.Union([
   // Killer-21: a card by its engine id (`R0-3`, `KILLER-1`), a tagged life chip by its number.
   Type.Object({ kind: Type.Literal('k21'), card: Type.String({ pattern: '^(R[0-7]|DRAW1|DRAW2|PASS|SKIP|REVERSE|LIFE|KILLER)-[1-9][0-9]{0,3}$' }) }, strict),
   Type.Object({ kind: Type.Literal('chip'), chip: Type.Integer({ minimum: 1, maximum: CHIP_COUNT }) }, strict),
+  // A ZAP card as the tag registry names it (`{kind: 'card', card: 'Z1'}` means the same card).
+  Type.Object({ kind: Type.Literal('zap'), card: Type.String({ pattern: '^Z[1-6]$' }) }, strict),
 ]);
 const SimulatedOp = Type.Union([
   Type.Literal('place'), Type.Literal('lift'), Type.Literal('tap'), Type.Literal('press'),
@@ -114,6 +116,11 @@ export const REQUESTS = {
       grams: Type.Optional(Type.Number({ minimum: 0, maximum: 5000 })),
     }, strict),
   },
+  'simulated-hand': {
+    role: 'referee',
+    summary: 'Simulated Zip-Zap table only: the cards in the hand of a seat played from the simulator panel (never a bot\'s).',
+    params: Type.Object({ station: Id }, strict),
+  },
   'buzzer/arm': {
     role: 'referee',
     summary: 'Buzzer mode: arm; the first press after this wins.',
@@ -171,7 +178,25 @@ export interface RequestData {
   undo: Applied;
   correct: Applied;
   'remove-station': { readonly station: string };
-  simulate: { readonly station: string };
+  simulate: {
+    readonly station: string;
+    /** A game table's last event after the op was handled (absent for a buzzer table's press). */
+    readonly seq?: number;
+    /** What the table made of it: `applied`, `violation`, `unchanged` (nothing to do), `done` (no reading to wait for). */
+    readonly outcome: 'applied' | 'violation' | 'unchanged' | 'done';
+    /** The outcome in a sentence, for the panel. */
+    readonly message: string;
+    /** The public events it led to, by type. */
+    readonly events: readonly string[];
+  };
+  'simulated-hand': {
+    readonly station: string;
+    readonly player: string;
+    /** False while the hand was dealt at the table and never registered: the controller does not know it. */
+    readonly known: boolean;
+    /** The hand's card ids (its ZAP included), empty when not known. */
+    readonly cards: readonly string[];
+  };
   'buzzer/arm': Applied;
   'buzzer/reset': Applied;
   'buzzer/mark': Applied;

@@ -37,8 +37,14 @@ export function describeMove(m: MoveOption): string {
 
 const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v));
 
-/** A public event as a line for people. */
-export function describeEvent(e: PublicEventJson): string {
+/** A public event as a line for people; `nameOf` gives the players' configured names. */
+export function describeEvent(e: PublicEventJson, nameOf: (id: string) => string = (id) => id): string {
+  const who = (v: unknown): string => nameOf(str(v));
+  const named: PublicEventJson = { ...e, ...Object.fromEntries(['player', 'by', 'controller', 'winner'].filter((k) => typeof e[k] === 'string').map((k) => [k, who(e[k])])) };
+  return describeNamed(named);
+}
+
+function describeNamed(e: PublicEventJson): string {
   switch (e.type) {
     case 'NEW_GAME': return `New game: ${str(e.game)}`;
     case 'GAME_STARTED': return 'Game started';
@@ -68,16 +74,25 @@ export function describeEvent(e: PublicEventJson): string {
     case 'ACTION_UNDONE': return `Undone${typeof e.reason === 'string' ? `: ${e.reason}` : ''}`;
     case 'CORRECTION_APPLIED': return `Correction: ${str(e.reason)}`;
     case 'STATION_REMOVED': return `Station ${str(e.station)} removed`;
+    // The table's answers to what it saw, with their sentence (they used to show as bare words).
+    case 'NOTICE': return `Notice ${str(e.code)}${typeof e.station === 'string' ? ` at ${e.station}` : ''}: ${str(e.message)}`;
+    case 'ACTION_REFUSED': return `${str(e.action)} refused (${str(e.code)})${typeof e.message === 'string' ? `: ${e.message}` : ''}`;
+    case 'VIOLATION_REPORTED': return `Violation by ${str(e.player)}: ${str(e.kind)}${typeof e.detail === 'string' ? ` — ${e.detail}` : ''}`;
+    case 'TIE_PENDING': return 'Tie: the referee decides which play landed first';
+    case 'TIE_RESOLVED': return `Tie resolved: ${str(e.first)} was first`;
+    case 'PLAY_QUEUED': return `${str(e.player)} played (waiting for the arbitration window)`;
+    case 'HAND_REGISTERED': return `${str(e.player)}'s hand registered (${str(e.count)} cards)`;
+    case 'HAND_SCORED': return `${str(e.player)}'s hand scored: ${str(e.points)}`;
     default: return e.type.toLowerCase().replaceAll('_', ' ');
   }
 }
 
-export function eventList(events: readonly PublicEventJson[], limit = 12): HTMLElement {
+export function eventList(events: readonly PublicEventJson[], limit = 12, nameOf?: (id: string) => string): HTMLElement {
   const recent = events.slice(-limit).reverse();
   return h('section', { class: 'panel events', 'aria-label': 'Recent events' },
     h('h2', {}, 'Recent events'),
     recent.length === 0 ? h('p', { class: 'muted' }, 'none yet') :
-        h('ol', { class: 'event-list' }, recent.map((e) => h('li', {}, h('time', {}, clock(e.at)), ' ', describeEvent(e)))));
+        h('ol', { class: 'event-list', 'data-testid': 'events' }, recent.map((e) => h('li', { 'data-type': e.type }, h('time', {}, clock(e.at)), ' ', describeEvent(e, nameOf)))));
 }
 
 /** The line that shows a control's answer (role=status, so screen readers hear it). */
@@ -100,7 +115,11 @@ export function resultLine(): ResultLine {
       // Counts answers, so a test can wait for the next one rather than read a stale line.
       element.setAttribute('data-answers', String(++answers));
       element.className = `result ${r.ok ? 'ok' : 'error'}`;
-      element.textContent = r.ok ? `${what}: ok` : `${what}: ${r.code ?? 'ERROR'} — ${r.message}`;
+      // An answer that says what came of it (the simulator's: applied, a violation, nothing to do) shows that.
+      const data = r.data as { outcome?: unknown; message?: unknown } | undefined;
+      const said = r.ok && typeof data?.message === 'string' ? data.message : '';
+      element.setAttribute('data-outcome', r.ok ? (typeof data?.outcome === 'string' ? data.outcome : 'ok') : r.code ?? 'ERROR');
+      element.textContent = r.ok ? `${what}: ok${said === '' ? '' : ` — ${said}`}` : `${what}: ${r.code ?? 'ERROR'} — ${r.message}`;
     },
   };
 }

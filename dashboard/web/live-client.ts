@@ -21,6 +21,12 @@ export interface TableData {
   readonly liveSeqs: Set<number>;
   /** A weight sample per station for the health plots: [time s, grams]. */
   readonly weights: Map<string, { t: number[]; g: (number | null)[] }>;
+  /**
+   * The controller start (`epoch`) the events belong to. `seq` starts again at every start, so events are
+   * de-duplicated by `seq` within one epoch only: a state or event of a newer epoch (the controller restarted
+   * while the page stayed open) drops the events of the old one, or they would hide the new ones.
+   */
+  epoch: number | undefined;
 }
 
 const MAX_EVENTS = 200;
@@ -48,7 +54,7 @@ export class LiveStore {
   table(id: string): TableData {
     let t = this.tables.get(id);
     if (t === undefined) {
-      t = { id, status: 'unknown', state: undefined, health: new Map(), events: [], liveSeqs: new Set(), weights: new Map() };
+      t = { id, status: 'unknown', state: undefined, health: new Map(), events: [], liveSeqs: new Set(), weights: new Map(), epoch: undefined };
       this.tables.set(id, t);
     }
     return t;
@@ -126,10 +132,12 @@ export class LiveStore {
         t.status = payload === 'online' || payload === 'offline' ? payload : 'unknown';
         break;
       case 'state':
+        if (!this.sameEpoch(t, (payload as { epoch?: unknown } | null)?.epoch)) return;
         t.state = payload as StatePayload;
         break;
       case 'events': {
         const event = payload as PublicEventJson;
+        if (!this.sameEpoch(t, event.epoch)) return;
         if (t.events.some((e) => e.seq === event.seq)) return;
         if (t.state !== undefined && event.seq > t.state.seq) t.liveSeqs.add(event.seq);
         t.events.push(event);
@@ -152,6 +160,23 @@ export class LiveStore {
         return;
     }
     this.emit(first);
+  }
+
+  /**
+   * Moves the table to `epoch` when it is newer (forgetting the old start's events) and says whether a message
+   * of that epoch is current. A message of an older epoch (from before the restart) is stale: dropped. One
+   * without an epoch (an older controller) is taken as current.
+   */
+  private sameEpoch(t: TableData, epoch: unknown): boolean {
+    if (typeof epoch !== 'number') return true;
+    if (t.epoch !== undefined && epoch < t.epoch) return false;
+    if (t.epoch !== undefined && epoch > t.epoch) {
+      t.events = [];
+      t.liveSeqs.clear();
+      t.state = undefined;
+    }
+    t.epoch = epoch;
+    return true;
   }
 
   private sample(t: TableData, station: string, health: StationHealth): void {

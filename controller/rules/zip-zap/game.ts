@@ -21,7 +21,7 @@ export const zipZapGame: GameDefinition = {
   tableKeys: ['pileStation'],
   // Drops the ORACLE's private stuck knowledge and the cards of refused plays.
   publicEvent: (event) => toPublicEvent(event as ZipZapEvent),
-  requests: ['declare-stuck', 'next-round'],
+  requests: ['declare-stuck', 'next-round', 'simulated-hand'],
   simulation: {
     playerIds: ['A', 'B', 'C', 'D', 'E', 'F'],
     variants: { penalty: { scoringMode: 'PENALTY' }, wins: { scoringMode: 'WINS' } },

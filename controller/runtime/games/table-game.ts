@@ -17,8 +17,8 @@ import type { BarrelWeights } from '../calibration/barrel-weights.ts';
  */
 export interface QueuedPlay {
   readonly kind: 'queue-play';
-  /** The play as the game's `batch` takes it (JSON), with its landing time. */
-  readonly play: { readonly at: number };
+  /** The play as the game's `batch` takes it (JSON), with its landing time and who played it. */
+  readonly play: { readonly at: number; readonly player: string };
   /** The sensor event's station. */
   readonly station: StationId;
 }

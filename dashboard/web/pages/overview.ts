@@ -6,6 +6,7 @@ import { statusBadge } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import { gameUi } from '../games/registry.ts';
 import type { LiveStore, TableData } from '../live-client.ts';
+import { namesOf, type NameOf } from '../names.ts';
 import type { BuzzerView, ZappView, ZipZapPublicView } from '../types.ts';
 
 const BUZZER_PHASE: Readonly<Record<string, string>> = {
@@ -23,7 +24,7 @@ function buzzerLine(v: BuzzerView): { game: string; players: string; phase: stri
   };
 }
 
-function gameLine(t: TableData): { game: string; players: string; phase: string } {
+function gameLine(t: TableData, nameOf: NameOf): { game: string; players: string; phase: string } {
   const state = t.state;
   if (state === undefined) return { game: '—', players: '—', phase: 'no state yet' };
   if (state.mode === 'buzzer') return buzzerLine(state.buzzer);
@@ -32,12 +33,12 @@ function gameLine(t: TableData): { game: string; players: string; phase: string 
   if (registered !== undefined) return registered(state.view);
   if (state.game === 'zapp-zerapp') {
     const v = state.view as unknown as ZappView;
-    const phase = v.winner !== null ? `won by ${v.winner}` : `round ${v.round}, ${v.phase.toLowerCase()}${v.magic === null ? '' : `, magic ${v.magic}`}`;
-    return { game: `Zapp Zerapp (${v.variant.toLowerCase()})`, players: v.players.map((p) => p.id).join(', '), phase };
+    const phase = v.winner !== null ? `won by ${nameOf(v.winner)}` : `round ${v.round}, ${v.phase.toLowerCase()}${v.magic === null ? '' : `, magic ${v.magic}`}`;
+    return { game: `Zapp Zerapp (${v.variant.toLowerCase()})`, players: v.players.map((p) => nameOf(p.id)).join(', '), phase };
   }
   const v = state.view as unknown as ZipZapPublicView;
-  const mode = v.mode.kind === 'PAUSED' ? `paused (${v.mode.controller}, ${v.mode.cause})` : v.mode.kind.toLowerCase().replace('_', ' ');
-  return { game: 'Zip-Zap', players: v.players.map((p) => `${p.id} (${p.handCount})`).join(', '), phase: `round ${v.round}/${v.roundsTotal}, ${mode}` };
+  const mode = v.mode.kind === 'PAUSED' ? `paused (${nameOf(v.mode.controller)}, ${v.mode.cause})` : v.mode.kind.toLowerCase().replace('_', ' ');
+  return { game: 'Zip-Zap', players: v.players.map((p) => `${nameOf(p.id)} (${p.handCount})`).join(', '), phase: `round ${v.round}/${v.roundsTotal}, ${mode}` };
 }
 
 export class OverviewPage {
@@ -53,7 +54,7 @@ export class OverviewPage {
           h('ul', { class: 'table-cards' }, ids.map((id) => {
             const t = this.store.table(id);
             const bridge = this.store.bridgeEntry(id);
-            const line = gameLine(t);
+            const line = gameLine(t, namesOf(this.store, id));
             const stations = [...t.health.values()];
             return h('li', { class: `table-card state-${t.status}`, 'data-table': id },
               h('a', { href: `#/table/${encodeURIComponent(id)}`, class: 'table-link' }, h('h2', {}, bridge?.name ?? id)),
@@ -61,7 +62,7 @@ export class OverviewPage {
               bridge?.simulated === true ? h('span', { class: 'badge sim' }, 'simulated') : null,
               h('dl', {},
                 h('dt', {}, 'game'), h('dd', { 'data-testid': 'game' }, line.game),
-                h('dt', {}, 'players'), h('dd', {}, line.players),
+                h('dt', {}, 'players'), h('dd', { 'data-testid': 'players' }, line.players),
                 h('dt', {}, 'phase'), h('dd', { 'data-testid': 'phase' }, line.phase)),
               h('div', { class: 'station-dots', 'aria-label': 'Stations' },
                 stations.length === 0 ? h('span', { class: 'muted' }, 'no station health') :

@@ -5,7 +5,9 @@
  */
 import { BoardSvg, boardFor } from '../board-svg.ts';
 import { describeMove, eventList, playerWithColour } from '../common.ts';
-import { h, replace } from '../dom.ts';
+import { VIOLATION_KINDS } from '../../../controller/rules/zapp-zerapp/state.ts';
+import { clock, h, replace } from '../dom.ts';
+import { namesOf, type NameOf } from '../names.ts';
 import type { PageContext } from '../page.ts';
 import type { MoveOption, ZappView } from '../types.ts';
 
@@ -76,18 +78,18 @@ function diceFace(value: number | undefined, label: string): HTMLElement {
 }
 
 /** The dice, the magic number and the phase. */
-export function zappHeader(view: ZappView): HTMLElement {
+export function zappHeader(view: ZappView, nameOf: NameOf = (id) => id): HTMLElement {
   return h('section', { class: 'panel dice-panel', 'aria-label': 'Dice and magic number' },
     h('div', { class: 'phase', 'data-testid': 'phase' }, `Round ${view.round} · ${PHASE_TEXT[view.phase] ?? view.phase}`),
     h('div', { class: 'dice' }, diceFace(view.dice?.d1, 'first die'), diceFace(view.dice?.d2, 'second die')),
     h('div', { class: 'magic' }, h('span', { class: 'muted' }, 'magic number '),
       h('strong', { 'data-testid': 'magic' }, view.magic === null ? '—' : String(view.magic))),
-    h('p', { class: 'muted' }, `Roller: ${view.roller} · barrels on the mountain: ${view.mountainCount}`),
-    view.winner === null ? null : h('p', { class: 'winner', role: 'alert', 'data-testid': 'winner' }, `${view.winner} wins!`));
+    h('p', { class: 'muted' }, `Roller: ${nameOf(view.roller)} · barrels on the mountain: ${view.mountainCount}`),
+    view.winner === null ? null : h('p', { class: 'winner', role: 'alert', 'data-testid': 'winner' }, `${nameOf(view.winner)} wins!`));
 }
 
 /** Seats: placed or not (never the value), holding, pieces in the city; after the reveal the barrels. */
-export function zappSeats(view: ZappView): HTMLElement {
+export function zappSeats(view: ZappView, nameOf: NameOf = (id) => id): HTMLElement {
   const revealed = new Map((view.reveal?.results ?? []).map((r) => [r.player, r]));
   return h('section', { class: 'panel seats', 'aria-label': 'Seats' },
     h('h2', {}, 'Seats'),
@@ -101,21 +103,23 @@ export function zappSeats(view: ZappView): HTMLElement {
         : h('span', { class: `revealed ${r.success ? 'success' : 'fail'}`, 'data-testid': `revealed-${p.id}` },
             r.barrel === null ? 'no barrel ✗' : `barrel ${r.barrel} ${r.success ? '✓ success' : '✗ failed'}`);
       return h('li', { class: view.currentMover === p.id ? 'current' : '' },
-        playerWithColour(p.id, p.colour), ' ', barrel,
+        playerWithColour(nameOf(p.id), p.colour), ' ', barrel,
         h('span', { class: 'muted city-count' }, ` · ${p.inCity}/3 in the city`));
     })),
     view.reveal === null ? null : h('p', { 'data-testid': 'move-order' },
-      'Move order: ', view.reveal.moveOrder.length === 0 ? 'nobody succeeded' : view.reveal.moveOrder.join(' → ')));
+      'Move order: ', view.reveal.moveOrder.length === 0 ? 'nobody succeeded' : view.reveal.moveOrder.map(nameOf).join(' → ')));
 }
 
 /** The current mover's legal moves; choosing one highlights it on the board. */
-export function zappMoves(view: ZappView, board: ZappBoardPanel, extra?: (m: MoveOption) => HTMLElement | null): HTMLElement {
+export function zappMoves(
+  view: ZappView, board: ZappBoardPanel, extra?: (m: MoveOption) => HTMLElement | null, nameOf: NameOf = (id) => id,
+): HTMLElement {
   if (view.currentMover === null) {
     return h('section', { class: 'panel moves', 'aria-label': 'Moves' }, h('h2', {}, 'Moves'),
       h('p', { class: 'muted' }, view.phase === 'MOVE' ? 'Waiting for the next mover.' : 'Moves are listed after the reveal.'));
   }
   return h('section', { class: 'panel moves', 'aria-label': 'Moves' },
-    h('h2', {}, `${view.currentMover} moves ${view.currentBarrel ?? '?'}`),
+    h('h2', {}, `${nameOf(view.currentMover)} moves ${view.currentBarrel ?? '?'}`),
     h('ul', { class: 'move-list', 'data-testid': 'move-list' }, view.moves.map((m) => {
       const button = h('button', {
         type: 'button', class: `move ${sameMove(m, board.selection) ? 'selected' : ''}`, 'data-piece': m.piece,
@@ -144,6 +148,20 @@ export function zappMoves(view: ZappView, board: ZappBoardPanel, extra?: (m: Mov
     })));
 }
 
+/**
+ * The violations the table reported (snatching, a second barrel, a committed barrel lifted…; ZAPP-21–26), newest
+ * first, with the rule in words: the referee decides what follows (the table never corrects by itself).
+ */
+export function zappViolations(view: ZappView, nameOf: NameOf): HTMLElement {
+  const list = view.violations.slice(-8).reverse();
+  return h('section', { class: 'panel violations', 'aria-label': 'Violations' },
+    h('h2', {}, 'Violations'),
+    list.length === 0 ? h('p', { class: 'muted' }, 'none reported') :
+        h('ul', { 'data-testid': 'violations' }, list.map((v) => h('li', { 'data-kind': v.kind },
+          h('time', {}, clock(v.at)), ` Round ${v.round} · ${nameOf(v.player)}: ${VIOLATION_KINDS[v.kind]}`,
+          v.detail === null ? null : h('span', { class: 'muted' }, ` (${v.detail})`), ' ', h('code', {}, v.kind)))));
+}
+
 export class ZappZerappPage {
   readonly element = h('div', { class: 'game zapp' });
   private readonly board = new ZappBoardPanel();
@@ -159,6 +177,8 @@ export class ZappZerappPage {
     if (state?.mode !== 'game' || state.game !== 'zapp-zerapp') return;
     const view = state.view as unknown as ZappView;
     this.board.update(view);
-    replace(this.side, zappHeader(view), zappSeats(view), zappMoves(view, this.board), eventList(t.events));
+    const nameOf = namesOf(this.ctx.store, this.ctx.table);
+    replace(this.side, zappHeader(view, nameOf), zappSeats(view, nameOf), zappMoves(view, this.board, undefined, nameOf),
+      zappViolations(view, nameOf), eventList(t.events, 12, nameOf));
   }
 }

@@ -5,9 +5,11 @@
  */
 import { clock, h, replace } from '../dom.ts';
 import { eventList } from '../common.ts';
+import { namesOf, type NameOf } from '../names.ts';
 import type { PageContext } from '../page.ts';
 import { tieSentence } from '../tie-text.ts';
 import type { ZipZapPublicView } from '../types.ts';
+import { zipWaitingFor } from '../zip-waiting.ts';
 
 const SUIT: Readonly<Record<string, string>> = { R: 'red', B: 'blue', Y: 'yellow', G: 'green', W: 'wild' };
 const CAUSE: Readonly<Record<string, string>> = {
@@ -30,7 +32,7 @@ export function cardFace(card: string, size: 'big' | 'small', by?: string | null
     by === undefined ? null : h('span', { class: 'card-by' }, by === null ? 'flipped' : by));
 }
 
-function modeBanner(view: ZipZapPublicView): HTMLElement {
+function modeBanner(view: ZipZapPublicView, nameOf: NameOf): HTMLElement {
   const m = view.mode;
   let text: string;
   let cls: string;
@@ -40,7 +42,7 @@ function modeBanner(view: ZipZapPublicView): HTMLElement {
       cls = 'race';
       break;
     case 'PAUSED':
-      text = `PAUSED — ${m.controller} is in control: ${m.controller} ${CAUSE[m.cause] ?? m.cause}`;
+      text = `PAUSED — ${nameOf(m.controller)} is in control: ${nameOf(m.controller)} ${CAUSE[m.cause] ?? m.cause}`;
       cls = 'paused';
       break;
     case 'START':
@@ -56,11 +58,11 @@ function modeBanner(view: ZipZapPublicView): HTMLElement {
       cls = 'start';
       break;
     case 'ROUND_OVER':
-      text = `Round over — ${m.winner} emptied their hand${m.pending.length > 0 ? `; hands to score: ${m.pending.join(', ')}` : ''}`;
+      text = `Round over — ${nameOf(m.winner)} emptied their hand${m.pending.length > 0 ? `; hands to score: ${m.pending.map(nameOf).join(', ')}` : ''}`;
       cls = 'over';
       break;
     case 'GAME_OVER':
-      text = `Game over — winner${view.winners.length === 1 ? '' : 's'}: ${view.winners.join(', ')}`;
+      text = `Game over — winner${view.winners.length === 1 ? '' : 's'}: ${view.winners.map(nameOf).join(', ')}`;
       cls = 'over';
       break;
   }
@@ -68,7 +70,7 @@ function modeBanner(view: ZipZapPublicView): HTMLElement {
     view.tie === null ? null : h('div', { class: 'tie', 'data-testid': 'tie' }, `Tie — ${tieSentence(view.tie)} The referee decides.`));
 }
 
-function scoreTable(view: ZipZapPublicView): HTMLElement {
+function scoreTable(view: ZipZapPublicView, nameOf: NameOf): HTMLElement {
   const rounds = Math.max(0, ...view.players.map((p) => p.roundScores.length));
   return h('section', { class: 'panel scores', 'aria-label': 'Scores' },
     h('h2', {}, view.scoringMode === 'WINS' ? 'Round wins' : 'Penalty points by round'),
@@ -76,7 +78,7 @@ function scoreTable(view: ZipZapPublicView): HTMLElement {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'player'),
         Array.from({ length: rounds }, (_, i) => h('th', { scope: 'col' }, `R${i + 1}`)), h('th', { scope: 'col' }, 'total'))),
       h('tbody', {}, view.players.map((p) => h('tr', { class: view.winners.includes(p.id) ? 'winner' : '' },
-        h('th', { scope: 'row' }, p.id), p.roundScores.map((s) => h('td', {}, s)), h('td', { class: 'total' }, p.total))))));
+        h('th', { scope: 'row' }, nameOf(p.id)), p.roundScores.map((s) => h('td', {}, s)), h('td', { class: 'total' }, p.total))))));
 }
 
 export class ZipZapPage {
@@ -91,11 +93,13 @@ export class ZipZapPage {
     const view = state.view as unknown as ZipZapPublicView;
     const zaps = t.events.filter((e) => e.type === 'ZAP_PLAYED').slice(-6).reverse();
     const controller = view.mode.kind === 'PAUSED' ? view.mode.controller : null;
+    const nameOf = namesOf(this.ctx.store, this.ctx.table);
     replace(this.element,
       h('div', { class: 'zip-head' },
         h('p', { class: 'phase' }, `Round ${view.round} of ${view.roundsTotal} · suits: ${view.suits.map((s) => s.toLowerCase()).join(', ')}`
           + ` · reserve ${view.reserveCount} · pile ${view.pileSize}`),
-        modeBanner(view)),
+        modeBanner(view, nameOf),
+        h('p', { class: 'waiting muted', 'data-testid': 'waiting' }, zipWaitingFor(view, nameOf).text)),
       h('section', { class: 'panel pile', 'aria-label': 'Discard pile' },
         h('h2', {}, 'Top card'),
         h('div', { 'data-testid': 'top-card' }, view.top === null ? h('p', { class: 'muted' }, 'no card yet') : cardFace(view.top.card, 'big', view.top.by)),
@@ -104,7 +108,7 @@ export class ZipZapPage {
       h('section', { class: 'panel players', 'aria-label': 'Players' },
         h('h2', {}, 'Players'),
         h('ul', { class: 'player-list' }, view.players.map((p) => h('li', { class: p.id === controller ? 'controller' : '', 'data-testid': `player-${p.id}` },
-          h('span', { class: 'player-name' }, p.id),
+          h('span', { class: 'player-name' }, nameOf(p.id)),
           h('span', { class: 'count', 'data-testid': `count-${p.id}`, 'aria-label': `${p.handCount} cards` }, String(p.handCount)),
           h('span', { class: 'muted' }, p.handCount === 1 ? ' card' : ' cards'),
           p.zapUsed ? h('span', { class: 'badge zap' }, 'ZAP used') : null,
@@ -113,12 +117,12 @@ export class ZipZapPage {
         h('h2', {}, 'Refused plays'),
         view.rejected.length === 0 ? h('p', { class: 'muted' }, 'none this round') :
             h('ul', { 'data-testid': 'rejected' }, view.rejected.slice(-8).reverse().map((r) =>
-              h('li', {}, h('time', {}, clock(r.at)), ` ${r.player}: ${r.message} `, h('code', {}, r.code))))),
+              h('li', {}, h('time', {}, clock(r.at)), ` ${nameOf(r.player)}: ${r.message} `, h('code', {}, r.code))))),
       h('section', { class: 'panel zaps', 'aria-label': 'ZAP calls' },
         h('h2', {}, 'ZAP calls'),
         zaps.length === 0 ? h('p', { class: 'muted' }, 'none yet') :
-            h('ul', { 'data-testid': 'zap-calls' }, zaps.map((e) => h('li', {}, h('time', {}, clock(e.at)), ` ${String(e.player)}: ZAP!`)))),
-      scoreTable(view),
-      eventList(t.events));
+            h('ul', { 'data-testid': 'zap-calls' }, zaps.map((e) => h('li', {}, h('time', {}, clock(e.at)), ` ${nameOf(String(e.player))}: ZAP!`)))),
+      scoreTable(view, nameOf),
+      eventList(t.events, 12, nameOf));
   }
 }

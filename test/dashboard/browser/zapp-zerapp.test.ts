@@ -16,6 +16,8 @@ import { launchBrowser, openPage, screenshot, valuesOfKey, type WatchedPage } fr
 
 const TABLE = 'zz';
 const PLAYERS = ['ana', 'ben', 'cy'] as const;
+/** Configured seat names, unlike the ids, so the pages must show them. */
+const NAMES: Readonly<Record<string, string>> = { ana: 'Ada', ben: 'Benno', cy: 'Cyra' };
 
 let harness: RealHarness;
 let browser: Browser;
@@ -51,12 +53,25 @@ async function answers(page: Page): Promise<number> {
   return Number(await page.locator('[data-testid=result]').getAttribute('data-answers'));
 }
 
-/** Does something that sends a control and waits for its answer, which must be ok. */
-async function control(page: Page, what: string, act: () => Promise<void>): Promise<void> {
+/** Sends a control and waits for its answer; returns the answer line. */
+async function answerTo(page: Page, what: string, act: () => Promise<void>): Promise<string> {
   const before = await answers(page);
   await act();
   await waitFor(async () => (await answers(page)) > before, `the answer to ${what}`);
-  expect(await text(page, '[data-testid=result]')).toBe(`${what}: ok`);
+  return text(page, '[data-testid=result]');
+}
+
+/**
+ * Sends a control whose answer must be ok: exactly `<what>: ok` for the referee's requests, `<what>: ok — <the
+ * table's verdict>` for the simulator's (matched by `verdict`).
+ */
+async function control(page: Page, what: string, act: () => Promise<void>, verdict?: RegExp): Promise<void> {
+  const answer = await answerTo(page, what, act);
+  if (verdict === undefined) expect(answer).toBe(`${what}: ok`);
+  else {
+    expect(answer.startsWith(`${what}: ok — `)).toBe(true);
+    expect(answer).toMatch(verdict);
+  }
 }
 
 /** Console errors other than the refused control (the browser logs the 401 of that fetch). */
@@ -104,7 +119,9 @@ const seatOf = (player: string): number => PLAYERS.indexOf(player as never) + 1;
 
 beforeAll(async () => {
   // The table starts with a basic game (seed 5) running, as a real table does; the test replaces it.
-  harness = await startRealHarness({ tables: [{ id: TABLE, name: 'Zapp Zerapp table', game: 'zapp-zerapp', players: [...PLAYERS], seed: 5 }] });
+  harness = await startRealHarness({
+    tables: [{ id: TABLE, name: 'Zapp Zerapp table', game: 'zapp-zerapp', players: [...PLAYERS], seed: 5, names: NAMES }],
+  });
   browser = await launchBrowser();
   viewer = await openPage(browser, `${harness.dashboardUrl}/#/table/${TABLE}`);
   referee = await openPage(browser, `${harness.dashboardUrl}/#/table/${TABLE}/referee`);
@@ -157,11 +174,13 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
   it('rolls with the roller\'s seat button from the simulator panel and shows the dice and the magic number', async () => {
     await referee.page.goto(`${harness.dashboardUrl}/#/table/${TABLE}/simulator`);
     const roller = omni().roller;
+    await waitText(referee.page, '[data-testid=waiting]', `Waiting for ${NAMES[roller] ?? ''} to roll`);
     await control(referee.page, `seat-${seatOf(roller)}: press`, async () => {
       await referee.page.locator(`section[data-seat="${roller}"] button[data-op="press"]`).click();
-    });
-    // The press travels as a real BTN+ line through the serial driver: wait for the table to roll.
-    const magic = await waitFor(() => omni().magic ?? undefined, 'the roll');
+    }, /accepted: DICE_ROLLED/);
+    // The press travelled as a real BTN+ line through the serial driver; the answer came once the table rolled.
+    const magic = omni().magic;
+    expect(magic).not.toBeNull();
     await waitText(viewer.page, '[data-testid=magic]', String(magic));
     await waitText(viewer.page, '[data-testid=phase]', 'Choose and place a barrel');
   });
@@ -174,13 +193,26 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     for (const [i, player] of PLAYERS.entries()) {
       const value = barrels[player] ?? 0;
       await referee.page.locator(`#barrel-seat-${i + 1}`).selectOption(String(value));
+      // Answered once the tag was read and the weight settled: the barrel counts as placed.
       await control(referee.page, `${player}: place a barrel`, async () => {
         await referee.page.locator(`section[data-seat="${player}"] button[data-op="place"]`).click();
-      });
+      }, /accepted: BARREL_PLACED/);
       placed.push(value);
+      if (i === 0) {
+        // A second barrel on ana's pad after she committed (SELECT): the table reports a violation, and the
+        // simulator's answer says so; nothing else changes (the barrel she placed stays her choice).
+        const extra = [7, 8].find((v) => v !== magic) ?? 7;
+        await referee.page.locator('#barrel-seat-1').selectOption(String(extra));
+        const answer = await answerTo(referee.page, 'ana: place a barrel', async () => {
+          await referee.page.locator('section[data-seat="ana"] button[data-op="place"]').click();
+        });
+        expect(answer).toBe('ana: place a barrel: ok — violation reported: ana TWO_BARRELS_PLACED (a second barrel on seat-1 after committing)');
+        expect(await referee.page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('violation');
+      }
       if (i < PLAYERS.length - 1) {
         // Placed once the tag is read and the weight has settled on the pad.
         await waitText(viewer.page, `[data-testid=placed-${player}]`, 'barrel placed');
+        expect(await viewer.page.locator(`li:has([data-testid=placed-${player}]) .player-name`).textContent()).toContain(NAMES[player]);
         for (const other of PLAYERS.slice(i + 1)) expect(await text(viewer.page, `[data-testid=placed-${other}]`)).not.toContain('placed');
         await expectNoBarrelValues(placed);
       }
@@ -190,8 +222,18 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     await waitText(viewer.page, '[data-testid=revealed-ana]', `barrel ${magic} ✓ success`);
     expect(await text(viewer.page, '[data-testid=revealed-ben]')).toContain('barrel 1 ✓ success');
     expect(await text(viewer.page, '[data-testid=revealed-cy]')).toContain('barrel 13 ✗ failed');
-    expect(await text(viewer.page, '[data-testid=move-order]')).toContain('ana → ben');
+    expect(await text(viewer.page, '[data-testid=move-order]')).toContain('Ada → Benno');
     expect(omni().reveal?.moveOrder).toEqual(['ana', 'ben']);
+  });
+
+  it('shows the violation the table reported on the game page, with the rule in words', async () => {
+    const magic = omni().magic ?? 0;
+    await waitText(viewer.page, '[data-testid=violations] li', 'Ada: stood more than one barrel in front of themselves (ZAPP-24)');
+    expect(await text(viewer.page, '[data-testid=violations] li')).toContain('TWO_BARRELS_PLACED');
+    await waitText(viewer.page, '[data-testid=events]', 'Violation by Ada: TWO_BARRELS_PLACED');
+    // The violation changes nothing else: ana's barrel is the one the reveal showed.
+    expect(await text(viewer.page, '[data-testid=revealed-ana]')).toContain(`barrel ${magic} ✓ success`);
+    await screenshot(viewer.page, 'zapp-zerapp-violation');
   });
 
   it('lists the legal moves and highlights the chosen one on the board', async () => {
@@ -231,31 +273,21 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
   it('rolls round 2 only once the barrels are back off the pads', async () => {
     await referee.page.goto(`${harness.dashboardUrl}/#/table/${TABLE}/simulator`);
     const roller = omni().roller;
-    const press = async (): Promise<void> => {
-      await control(referee.page, `seat-${seatOf(roller)}: press`, async () => {
-        await referee.page.locator(`section[data-seat="${roller}"] button[data-op="press"]`).click();
-      });
-    };
-    const notices = (): number => viewer.frames.filter((f) => f.includes('"PADS_NOT_CLEAR"')).length;
-    await press();
-    // The table heard the button and said why it does not roll: the barrels still lie on the pads.
-    await waitFor(() => notices() > 0, 'the PADS_NOT_CLEAR notice');
+    const what = `seat-${seatOf(roller)}: press`;
+    const press = async (): Promise<string> => answerTo(referee.page, what, async () => {
+      await referee.page.locator(`section[data-seat="${roller}"] button[data-op="press"]`).click();
+    });
+    // The table heard the button and the answer says why it does not roll: the barrels still lie on the pads.
+    expect(await press()).toBe(`${what}: PADS_NOT_CLEAR — put every barrel back on the mountain before the next roll`);
+    await waitText(viewer.page, '[data-testid=events]', 'Notice PADS_NOT_CLEAR: put every barrel back on the mountain before the next roll');
     expect(omni().phase).toBe('ROLL');
     for (const player of PLAYERS) {
+      // Answered once every tag has left (two missed polls) and the weight has settled back.
       await control(referee.page, `${player}: lift`, async () => {
         await referee.page.locator(`section[data-seat="${player}"] button[data-op="lift"]`).click();
-      });
+      }, /^\w+: lift: ok — (accepted|read by the table)/);
     }
-    // The tags leave after two missed polls and the weights settle back: wait for the table to see clear
-    // pads (a press before that is refused again), then roll.
-    const rolled = (): boolean => omni().phase !== 'ROLL';
-    await waitFor(async () => {
-      if (rolled()) return true;
-      const seen = notices();
-      await press();
-      await waitFor(() => rolled() || notices() > seen, 'the press to be heard');
-      return rolled();
-    }, 'the round 2 roll');
+    expect(await press()).toMatch(new RegExp(`^${what}: ok — accepted: DICE_ROLLED`));
     await waitText(viewer.page, '[data-testid=magic]', String(omni().magic));
     await waitText(viewer.page, '[data-testid=phase]', 'Round 2 · Choose and place a barrel');
   });
@@ -263,6 +295,7 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
   it('shows the overview, the health page and a phone-sized game page', async () => {
     await viewer.page.goto(`${harness.dashboardUrl}/#/`);
     await waitText(viewer.page, `[data-table="${TABLE}"] [data-testid=game]`, 'Zapp Zerapp (pro)');
+    expect(await text(viewer.page, `[data-table="${TABLE}"] [data-testid=players]`)).toBe('Ada, Benno, Cyra');
     expect(await text(viewer.page, `[data-table="${TABLE}"] [data-testid=table-status]`)).toBe('online');
     await screenshot(viewer.page, 'overview');
     await viewer.page.goto(`${harness.dashboardUrl}/#/table/${TABLE}/health`);

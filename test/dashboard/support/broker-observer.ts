@@ -9,8 +9,9 @@ import { connect, type MqttClient } from 'mqtt';
 /** A request message as the broker delivered it. */
 export interface ObservedRequest {
   readonly table: string;
-  /** The requesting client's id: requests go to `<base>/<table>/request/<clientId>/<name>` (docs/mqtt.md). */
-  readonly clientId: string;
+  /** The sender's client id: the topic level after `request/` (`<base>/<table>/request/<client>/<name>`). */
+  readonly client: string;
+  /** The request's name (`simulate`, `buzzer/arm`). */
   readonly name: string;
   readonly body: Record<string, unknown>;
 }
@@ -52,8 +53,10 @@ export async function startBrokerObserver(
       } catch {
         body = { unparsed: text };
       }
-      const [clientId = '', ...name] = rest;
-      requests.push({ table, clientId, name: name.join('/'), body });
+      // Since per-client response topics the client id stands between `request` and the name: reading the
+      // name as everything after `request/` made every name `<client>/<name>`, and the tests comparing names failed.
+      const [client = '', ...name] = rest;
+      requests.push({ table, client, name: name.join('/'), body });
     } else if (kind === 'health' && text !== '') {
       const h = JSON.parse(text) as ObservedHealth;
       health.set(h.station, h);

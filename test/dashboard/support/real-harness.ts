@@ -40,6 +40,8 @@ export interface RealTableSpec {
   readonly seed?: number | string;
   /** The engine's options (`tables.N.rules`). */
   readonly rules?: Readonly<Record<string, unknown>>;
+  /** Configured seat names (`seats[].name`), by player id; without one a seat's name is its id. */
+  readonly names?: Readonly<Record<string, string>>;
 }
 
 export interface TableTruth {
@@ -53,13 +55,19 @@ export interface RealHarness {
   readonly dashboardUrl: string;
   readonly brokerUrl: string;
   readonly token: string;
+  /** The running controller (a new one after `restart`). */
   readonly app: ControllerApp;
-  /** Every request message that reached the broker, in order. */
+  /** Every request message that reached the broker, in order (until a `restart`: the observer does not reconnect). */
   readonly requests: readonly ObservedRequest[];
   tableState(table: string): TableTruth;
   /** `getEngine(game).view(state, {role: 'omniscient'})`: what no page may show before its time. */
   omniscient(table: string): Record<string, unknown>;
   legalActions(table: string): BaseAction[];
+  /**
+   * Stops the controller and starts it again on the same configuration, ports and event log, as a restart of
+   * `zaptable start` would (the game continues from the log, `seq` starts again under a new `epoch`).
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,7 +80,8 @@ function configFor(
 ): ZaptableConfig {
   const result = validateConfig({
     tables: tables.map((t) => ({
-      id: t.id, name: t.name ?? t.id, mode: t.game, seats: t.players.map((id) => ({ id })),
+      id: t.id, name: t.name ?? t.id, mode: t.game,
+      seats: t.players.map((id) => ({ id, ...(t.names?.[id] === undefined ? {} : { name: t.names[id] }) })),
       ...(t.seed === undefined ? {} : { seed: t.seed }), ...(t.rules === undefined ? {} : { rules: t.rules }),
     })),
     hardware: { kind: 'simulated', simulated: { bots: false, pileStation } },
@@ -97,7 +106,10 @@ interface Started {
 }
 
 async function startOnce(tables: readonly RealTableSpec[], dir: string, pileStation?: boolean): Promise<Started> {
-  const config = configFor(tables, dir, { mqtt: await freePort(), http: await freePort() }, pileStation);
+  return startWith(configFor(tables, dir, { mqtt: await freePort(), http: await freePort() }, pileStation));
+}
+
+async function startWith(config: ZaptableConfig): Promise<Started> {
   const lines: string[] = [];
   const app = new ControllerApp({
     config,
@@ -130,7 +142,8 @@ export async function startRealHarness(options: {
       if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
     }
   }
-  const { config, app, brokerUrl, dashboardUrl } = started;
+  const { config, brokerUrl, dashboardUrl } = started;
+  let app = started.app;
   const observer = await startBrokerObserver(brokerUrl, REAL_BASE, CONTROLLER);
   // The stations boot (bootloader, banner, handshake) before a press or a tag can be read.
   const stations = config.tables.flatMap((t) => t.seats.map((s) => s.station));
@@ -141,7 +154,10 @@ export async function startRealHarness(options: {
     return t;
   };
   return {
-    dashboardUrl, brokerUrl, token: REAL_TOKEN, app, requests: observer.requests,
+    dashboardUrl, brokerUrl, token: REAL_TOKEN, requests: observer.requests,
+    get app() {
+      return app;
+    },
     tableState: truth,
     omniscient: (table) => {
       const { game, state } = truth(table);
@@ -151,8 +167,13 @@ export async function startRealHarness(options: {
       const { game, state } = truth(table);
       return getEngine(game).legalActions(state);
     },
+    restart: async () => {
+      await observer.client.endAsync(true);
+      await app.stop();
+      app = (await startWith(config)).app;
+    },
     stop: async () => {
-      await observer.client.endAsync();
+      await observer.client.endAsync(true);
       await app.stop();
       rmSync(dir, { recursive: true, force: true });
     },
