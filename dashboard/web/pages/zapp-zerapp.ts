@@ -9,7 +9,7 @@ import { h, replace } from '../dom.ts';
 import type { PageContext } from '../page.ts';
 import type { MoveOption, ZappView } from '../types.ts';
 
-const PHASE_TEXT: Readonly<Record<string, string>> = {
+export const PHASE_TEXT: Readonly<Record<string, string>> = {
   ROLL: 'Roll the dice',
   SELECT: 'Choose and place a barrel',
   MOVE: 'Move pieces',
