@@ -134,6 +134,8 @@ function renderNav(nav: HTMLElement, route: Route, store: LiveStore, info: Dashb
   if (nav.dataset.key === key) return;
   nav.dataset.key = key;
   replace(nav, links.map(([page, href, label]) => h('a', { href, 'aria-current': page === route.page ? 'page' : null }, label)));
+  // On a phone the links are one row that scrolls sideways: show the current one.
+  nav.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
 
 async function boot(): Promise<void> {

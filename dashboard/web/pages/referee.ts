@@ -348,6 +348,8 @@ export class RefereePage {
     const seq = state?.seq ?? -1;
     if (seq === this.lastSeq && this.controls !== undefined) return;
     this.lastSeq = seq;
+    // The state this page shows (tests wait for live updates by it).
+    this.element.dataset.seq = String(seq);
     const kind = state?.mode !== 'game' ? 'none' : state.game === 'zapp-zerapp' ? 'zapp' : state.game === 'zip-zap' ? 'zip' : 'none';
     if (this.controls?.kind !== kind) {
       // Another game (or none): its controls replace the old ones; inside one game nothing is rebuilt.
