@@ -60,7 +60,7 @@ export function judgeUncertainty(uncertaintyUs: number | null): JudgedFigure {
   if (uncertaintyUs === null || !Number.isFinite(uncertaintyUs)) {
     return { text: 'not synced', judgement: 'bad', why: 'no clock mapping yet: its events can only tie' };
   }
-  const text = `±${uncertaintyUs < 1000 ? `${(uncertaintyUs / 1000).toFixed(2)}` : (uncertaintyUs / 1000).toFixed(1)} ms`;
+  const text = `±${(uncertaintyUs / 1000).toFixed(uncertaintyUs < 1000 ? 2 : 1)} ms`;
   if (uncertaintyUs <= UNCERTAINTY_GOOD_US) return { text, judgement: 'good', why: 'within 1 ms: the clock never decides a tie' };
   if (uncertaintyUs <= UNCERTAINTY_OK_US) return { text, judgement: 'ok', why: 'within 5 ms: ties are still decided by the tag windows (±4 ms)' };
   return { text, judgement: 'bad', why: 'beyond 5 ms: the clock, not the sensors, would decide ties' };

@@ -96,7 +96,8 @@ class ZappControls {
     const go = h('button', {
       type: 'button', class: 'primary', id: `go-${m.piece}`, 'data-move': m.piece,
       onclick: () => {
-        const checked = (kind: string, piece: string): boolean => (document.getElementById(id(kind, piece)) as HTMLInputElement | null)?.checked === true;
+        const checked = (kind: string, piece: string): boolean =>
+          (document.getElementById(id(kind, piece)) as HTMLInputElement | null)?.checked === true;
         const params: Record<string, unknown> = { player: view.currentMover, piece: m.piece };
         if (m.carryable.length > 0) {
           params.carry = Object.fromEntries(m.carryable.map((c) => [c.piece, checked('carry', c.piece)]));
@@ -156,6 +157,14 @@ class ZipControls {
   }
 }
 
+/** Which controls a game gets (a new game must be added here: the switch is exhaustive). */
+function controlsKind(game: 'zapp-zerapp' | 'zip-zap'): 'zapp' | 'zip' {
+  switch (game) {
+    case 'zapp-zerapp': return 'zapp';
+    case 'zip-zap': return 'zip';
+  }
+}
+
 export class RefereePage {
   readonly element = h('div', { class: 'referee' });
   private readonly result = resultLine();
@@ -190,13 +199,15 @@ export class RefereePage {
   private suggestion(): Suggestion | undefined {
     const state = this.ctx.store.table(this.ctx.table).state;
     if (state?.mode === 'game') {
-      if (state.game === 'zapp-zerapp') {
-        const view = state.view as unknown as ZappView;
-        return { game: 'zapp-zerapp', variant: view.variant, players: view.players.map((p) => p.id) };
-      }
-      if (state.game === 'zip-zap') {
-        const view = state.view as unknown as ZipZapPublicView;
-        return { game: 'zip-zap', variant: view.scoringMode, players: view.players.map((p) => p.id) };
+      switch (state.game) {
+        case 'zapp-zerapp': {
+          const view = state.view as unknown as ZappView;
+          return { game: 'zapp-zerapp', variant: view.variant, players: view.players.map((p) => p.id) };
+        }
+        case 'zip-zap': {
+          const view = state.view as unknown as ZipZapPublicView;
+          return { game: 'zip-zap', variant: view.scoringMode, players: view.players.map((p) => p.id) };
+        }
       }
     }
     const bridge = this.ctx.store.bridgeEntry(this.ctx.table);
@@ -350,7 +361,7 @@ export class RefereePage {
     this.lastSeq = seq;
     // The state this page shows (tests wait for live updates by it).
     this.element.dataset.seq = String(seq);
-    const kind = state?.mode !== 'game' ? 'none' : state.game === 'zapp-zerapp' ? 'zapp' : state.game === 'zip-zap' ? 'zip' : 'none';
+    const kind = state?.mode !== 'game' ? 'none' : controlsKind(state.game);
     if (this.controls?.kind !== kind) {
       // Another game (or none): its controls replace the old ones; inside one game nothing is rebuilt.
       this.controls = kind === 'zapp' ? { kind, c: new ZappControls(this.send, this.board) }

@@ -27,12 +27,19 @@ export const PAGE_TABLES = {
   buzzer: { id: 'quiz', players: ['Ana', 'Ben'] },
 } as const;
 
+/** A table's response as the dashboard relays it. */
+export interface TableAnswer {
+  readonly status?: string;
+  readonly data?: unknown;
+  readonly error?: { readonly code: string };
+}
+
 export interface PagesHarness {
   readonly dashboardUrl: string;
   readonly token: string;
   readonly app: ControllerApp;
   /** `POST /api/tables/<table>/requests/<name>` with the token; resolves to the table's response. */
-  request(table: string, name: string, params: Record<string, unknown>): Promise<{ status?: string; data?: unknown; error?: { code: string } }>;
+  request(table: string, name: string, params: Record<string, unknown>): Promise<TableAnswer>;
   /** The table's public view as the dashboard has it (`GET /api/tables/<table>/state`). */
   view(table: string): Promise<Record<string, unknown> | undefined>;
   /**
@@ -47,7 +54,10 @@ export interface PagesHarness {
 function configFor(dir: string, ports: { mqtt: number; http: number }): ZaptableConfig {
   const result = validateConfig({
     tables: [
-      { id: PAGE_TABLES.zapp.id, name: 'Zapp Zerapp table', mode: 'zapp-zerapp', seed: 5, seats: PAGE_TABLES.zapp.players.map((id) => ({ id })) },
+      {
+        id: PAGE_TABLES.zapp.id, name: 'Zapp Zerapp table', mode: 'zapp-zerapp', seed: 5,
+        seats: PAGE_TABLES.zapp.players.map((id) => ({ id })),
+      },
       { id: PAGE_TABLES.zip.id, name: 'Zip-Zap table', mode: 'zip-zap', seed: 7, seats: PAGE_TABLES.zip.players.map((id) => ({ id })) },
       {
         id: PAGE_TABLES.buzzer.id, name: 'Quiz night', mode: 'buzzer',
@@ -93,7 +103,7 @@ export async function startPagesHarness(): Promise<PagesHarness> {
     const response = await fetch(`${dashboardUrl}/api/tables/${table}/requests/${name}`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: PAGES_TOKEN, params }),
     });
-    return await response.json() as { status?: string; data?: unknown; error?: { code: string } };
+    return await response.json() as TableAnswer;
   };
   const view: PagesHarness['view'] = async (table) => {
     const body = await (await fetch(`${dashboardUrl}/api/tables/${table}/state`)).json() as { state: { view?: Record<string, unknown> } | null };
