@@ -10,7 +10,8 @@ import { projectFile } from '../../controller/config/project-root.ts';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { build } from 'esbuild';
 
 /** One bundled file served at `/assets/<name>`. */
@@ -27,12 +28,19 @@ export interface Asset {
 /** The HTML page with its compressed forms. */
 export type CompressedFile = Omit<Asset, 'name'>;
 
-function compressed(name: string, contentType: string, body: Buffer): Asset {
-  return {
-    name, contentType, body,
-    gzip: gzipSync(body, { level: 9 }),
-    br: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  };
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * Compressed on libuv's thread pool, not the event loop: the stations are already online and pinging when the
+ * dashboard starts, and a stalled loop would delay their clock samples.
+ */
+async function compressed(name: string, contentType: string, body: Buffer): Promise<Asset> {
+  const [gz, br] = await Promise.all([
+    gzipAsync(body, { level: 9 }),
+    brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  ]);
+  return { name, contentType, body, gzip: gz, br };
 }
 
 export interface Assets {
@@ -71,11 +79,11 @@ export async function buildAssets(options: { readonly minify?: boolean } = {}): 
   const js = result.outputFiles.filter((f) => f.path.endsWith('.js')).map((f) => Buffer.from(f.contents));
   // One stylesheet: ours, which @imports uPlot's.
   const css = result.outputFiles.filter((f) => f.path.endsWith('.css')).map((f) => Buffer.from(f.contents));
-  const script = compressed(hashed('main', 'js', Buffer.concat(js)), 'text/javascript; charset=utf-8', Buffer.concat(js));
-  const style = compressed(hashed('style', 'css', Buffer.concat(css)), 'text/css; charset=utf-8', Buffer.concat(css));
+  const script = await compressed(hashed('main', 'js', Buffer.concat(js)), 'text/javascript; charset=utf-8', Buffer.concat(js));
+  const style = await compressed(hashed('style', 'css', Buffer.concat(css)), 'text/css; charset=utf-8', Buffer.concat(css));
   const files = new Map<string, Asset>([[script.name, script], [style.name, style]]);
   const template = await readFile(path.join(WEB, 'index.html'), 'utf8');
   const html = template.replace('%SCRIPT%', `/assets/${script.name}`).replace('%STYLE%', `/assets/${style.name}`);
-  const { name: _n, ...page } = compressed('index.html', 'text/html; charset=utf-8', Buffer.from(html, 'utf8'));
+  const { name: _n, ...page } = await compressed('index.html', 'text/html; charset=utf-8', Buffer.from(html, 'utf8'));
   return { html, page, files, buildMs: performance.now() - started };
 }
