@@ -109,4 +109,30 @@ describe('big screen (1920×1080)', () => {
     expect(await overlaps()).toEqual([]);
     await watched.page.context().close();
   });
+
+  it('shows last round\'s dice small during the next roll, not as big dice', async () => {
+    const table = PAGE_TABLES.zapp.id;
+    // Every remaining mover makes their first move: the round ends and the next "Roll" begins.
+    for (let guard = 0; guard < 6; guard++) {
+      const view = await harness.view(table) as { phase: string; currentMover: string | null; moves: { piece: string }[] };
+      if (view.phase === 'ROLL') break;
+      if (view.currentMover === null || view.moves[0] === undefined) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
+      }
+      expect((await harness.request(table, 'move', { player: view.currentMover, piece: view.moves[0].piece })).status).toBe('ok');
+    }
+    const view = await harness.view(table) as { phase: string; dice: { d1: number; d2: number } | null };
+    expect(view.phase).toBe('ROLL');
+    expect(view.dice).not.toBeNull();
+    const watched = await openPage(browser, `${harness.dashboardUrl}/#/table/${table}`, TV);
+    await watched.page.locator('[data-testid=last-roll]').waitFor({ timeout: 20_000 });
+    expect(await watched.page.locator('[data-testid=last-roll]').textContent()).toContain(`last round: ${view.dice?.d1} + ${view.dice?.d2}`);
+    expect(await watched.page.locator('.dice .die').allTextContents()).toEqual(['–', '–']);
+    expect(await watched.page.locator('[data-testid=magic]').textContent()).toBe('—');
+    // A whole round of events later (the list holds the last 12), the page still fits the TV.
+    expect(await watched.page.locator('.events li').count()).toBeGreaterThanOrEqual(10);
+    expect((await pageSize(watched.page)).scrollHeight).toBeLessThanOrEqual(TV.height);
+    await watched.page.context().close();
+  });
 });
