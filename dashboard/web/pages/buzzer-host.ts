@@ -9,6 +9,7 @@ import { contestantInfo, delay, duration, entrants, LOCK_REASON } from '../buzze
 import { resultLine, tokenForm } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import { gatedButton } from '../gated-button.ts';
+import { keepingFocus } from '../keep-focus.ts';
 import type { PageContext } from '../page.ts';
 import type { BuzzerView } from '../types.ts';
 
@@ -172,8 +173,10 @@ export class BuzzerHostPage {
     const v = state.buzzer;
     this.view = v;
     this.element.dataset.phase = v.phase;
-    replace(this.live, this.summary(v), this.controls(v), this.scores(v),
-      h('p', { class: 'muted' }, h('a', { href: `#/table/${encodeURIComponent(this.ctx.table)}` }, 'Open the big screen'), ' (in another window or on the projector)'));
+    keepingFocus(this.live, () => {
+      replace(this.live, this.summary(v), this.controls(v), this.scores(v),
+        h('p', { class: 'muted' }, h('a', { href: `#/table/${encodeURIComponent(this.ctx.table)}` }, 'Open the big screen'), ' (in another window or on the projector)'));
+    });
   }
 
   destroy(): void {

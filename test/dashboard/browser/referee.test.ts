@@ -125,4 +125,23 @@ describe('the referee page', () => {
     }
     await page.context().close();
   });
+
+  it('the buzzer host keeps the keyboard focus on "+1" across the update its press causes', async () => {
+    const watched = await openPage(browser, `${harness.dashboardUrl}/#/table/${PAGE_TABLES.buzzer.id}/host`, DESKTOP);
+    const { page } = watched;
+    await page.locator('[data-testid=arm]').waitFor({ timeout: 20_000 });
+    expect(await useToken(page, harness.token)).toBe('valid');
+    const plus = page.getByRole('button', { name: '+1 for Ana' });
+    const score = page.locator('[data-testid=host-score-ana]');
+    const before = Number(await score.textContent());
+    await plus.focus();
+    await page.keyboard.press('Enter');
+    await waitFor(async () => Number(await score.textContent()) === before + 1, 'the score to go up');
+    expect(await page.evaluate('document.activeElement && document.activeElement.getAttribute("aria-label")')).toBe('+1 for Ana');
+    // Arm is refused with its reason while live.
+    expect((await harness.request(PAGE_TABLES.buzzer.id, 'buzzer/arm', {})).status).toBe('ok');
+    await waitFor(async () => page.locator('[data-testid=arm]').isDisabled(), 'arm disabled while armed');
+    expect(await description(page, '[data-testid=arm]')).toBe('already live (armed): reset first');
+    await page.context().close();
+  });
 });
