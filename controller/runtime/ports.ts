@@ -72,11 +72,22 @@ export interface Scheduler {
   after(ms: number, fn: () => void): () => void;
 }
 
+/**
+ * The runtime's deadlines decide things like "no other station has an earlier play". A timer fires in the
+ * event loop's timers phase, *before* the poll phase reads the serial lines that arrived while the loop was
+ * busy (a GC pause, a burst of work): deciding there would let a stall, not the stamps, leave a line out. So
+ * the callback runs in the check phase (setImmediate) of the turn in which the timer fired, after that turn's
+ * poll phase has read what had arrived by the deadline.
+ */
 export const realScheduler: Scheduler = {
   after(ms, fn) {
-    const t = setTimeout(fn, ms);
+    let immediate: NodeJS.Immediate | undefined;
+    const t = setTimeout(() => {
+      immediate = setImmediate(fn);
+    }, ms);
     return () => {
       clearTimeout(t);
+      if (immediate !== undefined) clearImmediate(immediate);
     };
   },
 };

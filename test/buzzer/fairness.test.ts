@@ -36,10 +36,13 @@ describe('buzzer fairness benchmark', () => {
   });
 
   it('judges the hub\'s stated interval against the seats\' host model, not its own bounds', () => {
-    // The pessimistic host is slower than the hub's 2 ms event-loop assumption: presses fall outside.
-    const [realistic, pessimistic] = f.links;
-    expect(pessimistic?.hubWithinBound).toBeLessThan(realistic?.hubWithinBound ?? 0);
-    expect(pessimistic?.hubWithinBound).toBeLessThan(0.99);
+    // The old 2 ms event-loop assumption: the pessimistic host delays lines longer, and presses fall outside.
+    const assumed = runBuzzerFairness(20, 'test', undefined, { hubLatency: { ...DEFAULT_FIRMATA_LATENCY, eventLoopUs: 2000 } });
+    const [realistic2, pessimistic2] = assumed.links;
+    expect(pessimistic2?.hubWithinBound).toBeLessThan(realistic2?.hubWithinBound ?? 0);
+    expect(pessimistic2?.hubWithinBound).toBeLessThan(0.99);
+    // The measured 50 ms allowance (docs/buzzer-hub.md) holds under both host models.
+    for (const l of f.links) expect(l.hubWithinBound, l.link).toBeGreaterThanOrEqual(0.999);
   });
 
   it('shows a too-narrow stated interval as presses outside it and wrong orders across two hubs', () => {

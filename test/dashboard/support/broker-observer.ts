@@ -9,6 +9,8 @@ import { connect, type MqttClient } from 'mqtt';
 /** A request message as the broker delivered it. */
 export interface ObservedRequest {
   readonly table: string;
+  /** The requesting client's id: requests go to `<base>/<table>/request/<clientId>/<name>` (docs/mqtt.md). */
+  readonly clientId: string;
   readonly name: string;
   readonly body: Record<string, unknown>;
 }
@@ -50,7 +52,8 @@ export async function startBrokerObserver(
       } catch {
         body = { unparsed: text };
       }
-      requests.push({ table, name: rest.join('/'), body });
+      const [clientId = '', ...name] = rest;
+      requests.push({ table, clientId, name: name.join('/'), body });
     } else if (kind === 'health' && text !== '') {
       const h = JSON.parse(text) as ObservedHealth;
       health.set(h.station, h);
