@@ -35,6 +35,8 @@ import { transactionStoreOf } from './transaction-store.ts';
 
 export interface DashboardHandle {
   readonly url: string;
+  /** The URLs for other devices on the network (phones), when it listens on every interface. */
+  readonly lanUrls?: readonly string[];
   close(): Promise<void>;
 }
 
@@ -55,6 +57,8 @@ export interface ControllerAppOptions {
 export interface StartedApp {
   readonly brokerUrl: string;
   readonly dashboardUrl?: string;
+  /** The dashboard's URLs for phones on the same network (none when it listens on one host only). */
+  readonly dashboardLanUrls?: readonly string[];
   readonly databaseFile: string;
   readonly tables: readonly string[];
 }
@@ -167,7 +171,7 @@ export class ControllerApp {
     }
     return {
       brokerUrl, databaseFile, tables: tables.map((t) => t.id),
-      ...(this.dashboard ? { dashboardUrl: this.dashboard.url } : {}),
+      ...(this.dashboard ? { dashboardUrl: this.dashboard.url, dashboardLanUrls: this.dashboard.lanUrls ?? [] } : {}),
     };
   }
 

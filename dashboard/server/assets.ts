@@ -2,11 +2,16 @@
  * The browser code, bundled once at start-up with esbuild into memory (nothing is written to disk): the
  * page's script `dashboard/web/main.ts` and its stylesheet (`style.css` with uPlot's CSS). Asset names carry
  * a content hash, so they are served as immutable; the HTML page that names them is never cached.
+ *
+ * Every file is compressed here too, once (gzip level 9 and brotli), so a phone on a slow Wi-Fi link loads
+ * about a third of the bytes and the Pi spends nothing per request (`routes/pages.ts` picks the encoding).
  */
 import { projectFile } from '../../controller/config/project-root.ts';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { build } from 'esbuild';
 
 /** One bundled file served at `/assets/<name>`. */
@@ -14,11 +19,35 @@ export interface Asset {
   readonly name: string;
   readonly contentType: string;
   readonly body: Buffer;
+  /** The body gzipped (level 9). */
+  readonly gzip: Buffer;
+  /** The body as brotli (quality 11). */
+  readonly br: Buffer;
+}
+
+/** The HTML page with its compressed forms. */
+export type CompressedFile = Omit<Asset, 'name'>;
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * Compressed on libuv's thread pool, not the event loop: the stations are already online and pinging when the
+ * dashboard starts, and a stalled loop would delay their clock samples.
+ */
+async function compressed(name: string, contentType: string, body: Buffer): Promise<Asset> {
+  const [gz, br] = await Promise.all([
+    gzipAsync(body, { level: 9 }),
+    brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  ]);
+  return { name, contentType, body, gzip: gz, br };
 }
 
 export interface Assets {
   /** The HTML page (the same for every route: the browser router reads the hash). */
   readonly html: string;
+  /** The HTML page's bytes, plain and compressed. */
+  readonly page: CompressedFile;
   readonly files: ReadonlyMap<string, Asset>;
   /** How long the bundle took, ms (logged at start-up). */
   readonly buildMs: number;
@@ -50,10 +79,11 @@ export async function buildAssets(options: { readonly minify?: boolean } = {}): 
   const js = result.outputFiles.filter((f) => f.path.endsWith('.js')).map((f) => Buffer.from(f.contents));
   // One stylesheet: ours, which @imports uPlot's.
   const css = result.outputFiles.filter((f) => f.path.endsWith('.css')).map((f) => Buffer.from(f.contents));
-  const script = { name: hashed('main', 'js', Buffer.concat(js)), contentType: 'text/javascript; charset=utf-8', body: Buffer.concat(js) };
-  const style = { name: hashed('style', 'css', Buffer.concat(css)), contentType: 'text/css; charset=utf-8', body: Buffer.concat(css) };
+  const script = await compressed(hashed('main', 'js', Buffer.concat(js)), 'text/javascript; charset=utf-8', Buffer.concat(js));
+  const style = await compressed(hashed('style', 'css', Buffer.concat(css)), 'text/css; charset=utf-8', Buffer.concat(css));
   const files = new Map<string, Asset>([[script.name, script], [style.name, style]]);
   const template = await readFile(path.join(WEB, 'index.html'), 'utf8');
   const html = template.replace('%SCRIPT%', `/assets/${script.name}`).replace('%STYLE%', `/assets/${style.name}`);
-  return { html, files, buildMs: performance.now() - started };
+  const { name: _n, ...page } = await compressed('index.html', 'text/html; charset=utf-8', Buffer.from(html, 'utf8'));
+  return { html, page, files, buildMs: performance.now() - started };
 }

@@ -73,6 +73,13 @@ export const ControlBody = Type.Object({
 
 export type ControlBodyType = Static<typeof ControlBody>;
 
+/** `POST /api/token/check`: is this the dashboard token? (The page says "valid" only after the server agreed.) */
+export const TokenCheckBody = Type.Object({
+  token: Type.Optional(Type.String({ maxLength: 1024 })),
+}, { additionalProperties: false });
+
+export const TokenCheckResponse = Type.Object({ valid: Type.Literal(true) });
+
 /** The table's answer, relayed as it came (`ResponsePayload`). */
 export const ControlResponse = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),

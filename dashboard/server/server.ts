@@ -3,6 +3,7 @@
  */
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { dashboardApp, type DashboardOptions } from './app.ts';
+import { dashboardAddresses } from './lan-addresses.ts';
 
 export interface StartDashboardOptions extends DashboardOptions {
   /** Default 0.0.0.0 (`dashboard.host`). */
@@ -16,6 +17,8 @@ export interface StartDashboardOptions extends DashboardOptions {
 export interface RunningDashboard {
   /** Where browsers reach it, e.g. `http://127.0.0.1:8080` (a wildcard host is shown as 127.0.0.1). */
   readonly url: string;
+  /** Where other devices on the network reach it (empty unless it listens on a wildcard host): lan-addresses.ts. */
+  readonly lanUrls: readonly string[];
   readonly port: number;
   close(): Promise<void>;
 }
@@ -33,9 +36,10 @@ export async function startDashboard(options: StartDashboardOptions): Promise<Ru
   }
   const address = app.server.address();
   const bound = typeof address === 'object' && address !== null ? address.port : port;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const addresses = dashboardAddresses(host, bound);
   return {
-    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound}`,
+    url: addresses.local,
+    lanUrls: addresses.lan,
     port: bound,
     close: async () => {
       await app.close();

@@ -208,12 +208,14 @@ export class BoardSvg {
         out.set(piece, { x: centre.x + (slot - 1) * 40, y: centre.y });
       }
     }
-    const offsets: readonly Point[] = [{ x: -14, y: -14 }, { x: 14, y: 14 }, { x: 14, y: -14 }, { x: -14, y: 14 }];
+    // Pieces sit in the lower part of a field, so its number (drawn in the upper part) stays readable; a
+    // stack of three or four spills below the disc rather than over the number.
+    const offsets: readonly Point[] = [{ x: -14, y: 8 }, { x: 14, y: 8 }, { x: -14, y: 34 }, { x: 14, y: 34 }];
     for (const [field, list] of byField) {
       const c = this.fieldCentre(field);
       list.sort();
       list.forEach((piece, i) => {
-        const o = list.length === 1 ? { x: 0, y: 0 } : offsets[i % 4] ?? { x: 0, y: 0 };
+        const o = list.length === 1 ? { x: 0, y: 12 } : offsets[i % 4] ?? { x: 0, y: 12 };
         out.set(piece, { x: c.x + o.x, y: c.y + o.y });
       });
     }

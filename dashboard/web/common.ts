@@ -2,7 +2,7 @@
  * Pieces of page shared by several pages: the status badge, player labels, event lines and the request
  * result line.
  */
-import { getToken, setToken, type ControlResult } from './api.ts';
+import type { ControlResult } from './api.ts';
 import { COLOUR_HEX, COLOUR_NAME, locLabel, pieceLabel } from './board-svg.ts';
 import { clock, h } from './dom.ts';
 import type { StateStatus } from './store-types.ts';
@@ -129,18 +129,5 @@ export function field(label: string, control: HTMLElement, id: string): HTMLElem
   return h('div', { class: 'field' }, h('label', { for: id }, label), control);
 }
 
-/** The token entry of the referee and simulator pages; the token lives in sessionStorage (this tab only). */
-export function tokenForm(): HTMLElement {
-  const input = h('input', { type: 'password', autocomplete: 'off', spellcheck: 'false', placeholder: 'dashboard token' });
-  input.value = getToken();
-  const describe = (): string => (getToken() === '' ? 'no token: controls will be refused' : 'token set for this tab');
-  const state = h('span', { class: 'muted', 'data-testid': 'token-state' }, describe());
-  return h('form', {
-    class: 'panel token', 'aria-label': 'Token',
-    onsubmit: (e: Event) => {
-      e.preventDefault();
-      setToken(input.value.trim());
-      state.textContent = describe();
-    },
-  }, field('Referee token', input, 'token'), h('button', { type: 'submit' }, 'Use token'), ' ', state);
-}
+/** The token entry (web/token-form.ts: checked against the dashboard, valid / refused). */
+export { tokenForm } from './token-form.ts';

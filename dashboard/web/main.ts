@@ -49,8 +49,12 @@ class GamePage implements Page {
     if (kind !== this.kind) {
       this.kind = kind;
       this.inner?.destroy?.();
-      this.inner = kind === 'buzzer' ? new BuzzerPage(this.ctx) : gameUi(kind)?.page(this.ctx);
-      replace(this.element, this.inner?.element ?? h('div', { class: 'panel' },
+      const ui = kind === 'buzzer' ? undefined : gameUi(kind);
+      this.inner = kind === 'buzzer' ? new BuzzerPage(this.ctx) : ui?.page(this.ctx);
+      // Every page has one <h1>: the game pages' is the table's name (the buzzer screen has its own).
+      const name = this.ctx.store.bridgeEntry(this.ctx.table)?.name ?? this.ctx.table;
+      const title = ui === undefined ? null : h('h1', { class: 'game-title' }, name);
+      replace(this.element, title, this.inner?.element ?? h('div', { class: 'panel' },
         h('h1', {}, this.ctx.table), statusBadge(t.status),
         h('p', { 'data-testid': 'no-game' }, kind === 'none' ? 'Waiting for the table\'s state…' : 'No game is running.'),
         h('p', {}, h('a', { href: `#/table/${encodeURIComponent(this.ctx.table)}/referee` }, 'Start one on the referee page'))));
@@ -101,20 +105,36 @@ function makePage(route: Route, store: LiveStore, info: DashboardInfo): Page {
   }
 }
 
+const PAGE_NAME: Readonly<Record<Route['page'], string>> = {
+  overview: 'Overview', game: 'Game', health: 'Health', referee: 'Referee', simulator: 'Simulator',
+};
+
+/**
+ * The nav and the window title. Both are written only when they change: a live update must not rebuild the
+ * links (it would drop the keyboard focus on one) nor re-announce the title.
+ */
 function renderNav(nav: HTMLElement, route: Route, store: LiveStore, info: DashboardInfo): void {
-  if (route.page === 'overview') {
-    replace(nav, h('a', { href: '#/', 'aria-current': 'page' }, 'Overview'));
-    return;
+  const links: [Route['page'], string, string][] = [['overview', '#/', 'Overview']];
+  let title = 'Tables — zaptable';
+  if (route.page !== 'overview') {
+    const id = encodeURIComponent(route.table);
+    const bridge = store.bridgeEntry(route.table);
+    const simulated = bridge?.simulated ?? info.simulated;
+    const name = bridge?.name ?? route.table;
+    const buzzer = bridge?.mode === 'buzzer' || store.table(route.table).state?.mode === 'buzzer';
+    links.push(['game', `#/table/${id}`, name], ['health', `#/table/${id}/health`, 'Health'],
+      ['referee', `#/table/${id}/referee`, buzzer ? 'Host' : 'Referee']);
+    if (simulated) links.push(['simulator', `#/table/${id}/simulator`, 'Simulator']);
+    const page = route.page === 'referee' && buzzer ? 'Host' : route.page === 'game' ? (buzzer ? 'Big screen' : 'Game') : PAGE_NAME[route.page];
+    title = `${page} — ${name} — zaptable`;
   }
-  const id = encodeURIComponent(route.table);
-  const bridge = store.bridgeEntry(route.table);
-  const simulated = bridge?.simulated ?? info.simulated;
-  const links: [Route['page'], string, string][] = [
-    ['overview', '#/', 'Overview'], ['game', `#/table/${id}`, bridge?.name ?? route.table], ['health', `#/table/${id}/health`, 'Health'],
-    ['referee', `#/table/${id}/referee`, bridge?.mode === 'buzzer' ? 'Host' : 'Referee'],
-  ];
-  if (simulated) links.push(['simulator', `#/table/${id}/simulator`, 'Simulator']);
+  if (document.title !== title) document.title = title;
+  const key = JSON.stringify([links, route.page]);
+  if (nav.dataset.key === key) return;
+  nav.dataset.key = key;
   replace(nav, links.map(([page, href, label]) => h('a', { href, 'aria-current': page === route.page ? 'page' : null }, label)));
+  // On a phone the links are one row that scrolls sideways: show the current one.
+  nav.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
 
 async function boot(): Promise<void> {

@@ -73,6 +73,7 @@ export async function dashboardCommand(
     logger: { level: config.log.level === 'silent' ? 'silent' : config.log.level },
   });
   io.out(`dashboard: ${running.url} (broker ${url.replace(/\/\/[^@/]*@/, '//')}, base topic ${config.mqtt.baseTopic})`);
+  for (const lan of running.lanUrls) io.out(`dashboard: ${lan} (phones and tablets on this network)`);
   const signal = await stop();
   io.out(`dashboard: ${signal}, stopping`);
   await running.close();

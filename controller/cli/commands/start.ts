@@ -50,6 +50,17 @@ function viewerHint(brokerUrl: string, config: ZaptableConfig): string {
   return `mosquitto_sub -h ${hostname} -p ${port} -u <a viewer login of your broker> -P <its password> -v ${topics}`;
 }
 
+/**
+ * The banner's dashboard lines: this machine's address, then every LAN address for phones and tablets (a
+ * wildcard host listens on all of them; 127.0.0.1 on a phone is the phone itself).
+ */
+export function dashboardLines(local: string | undefined, lan: readonly string[]): string[] {
+  if (local === undefined) return [];
+  const lines = [`  dashboard  ${local}${lan.length > 0 ? '  (this machine)' : ''}`];
+  for (const url of lan) lines.push(`             ${url}  (phones and tablets on this network)`);
+  return lines;
+}
+
 export async function startCommand(argv: readonly string[], io: Output): Promise<number> {
   const { values } = parse(argv, { config: { type: 'string' }, 'no-dashboard': { type: 'boolean' } });
   const loaded = loadConfig(values.config === undefined ? {} : { file: values.config });
@@ -80,7 +91,7 @@ export async function startCommand(argv: readonly string[], io: Output): Promise
   io.out(`  MQTT       ${started.brokerUrl}  (base topic ${config.mqtt.baseTopic})`);
   io.out(`  try        ${viewerHint(started.brokerUrl, config)}`);
   io.out(`  event log  ${started.databaseFile}`);
-  if (started.dashboardUrl) io.out(`  dashboard  ${started.dashboardUrl}`);
+  for (const line of dashboardLines(started.dashboardUrl, started.dashboardLanUrls ?? [])) io.out(line);
   for (const secret of loaded.generated) {
     io.out(`  ${secret.path} for this run: ${secret.value}  (set ${secret.variable} to keep one)`);
   }

@@ -12,7 +12,7 @@ import { isKnownRequest } from '../../../controller/transport/requests.ts';
 import { isRequestName } from '../../../controller/transport/topics.ts';
 import { DashboardError } from '../errors.ts';
 import type { MqttHub } from '../mqtt-hub.ts';
-import { ControlBody, ControlResponse, ErrorResponse, RequestRouteParams } from '../schemas.ts';
+import { ControlBody, ControlResponse, ErrorResponse, RequestRouteParams, TokenCheckBody, TokenCheckResponse } from '../schemas.ts';
 
 export interface RequestRoutesOptions {
   readonly hub: MqttHub;
@@ -54,6 +54,14 @@ export const requestRoutes: FastifyPluginAsync<RequestRoutesOptions> = async (fa
     const { token: _t, transaction: _x, ...params }: Record<string, unknown> = req.body.params ?? {};
     req.log.info({ table, request: name }, 'relaying a referee request');
     return hub.request(table, name, params, token);
+  });
+  // The token field checks the token here rather than trusting it: after a restart with a generated token the
+  // old one is refused, and the page must say so before a control is refused. Publishes nothing.
+  app.post('/api/token/check', {
+    schema: { body: TokenCheckBody, response: { 200: TokenCheckResponse, 400: ErrorResponse, 401: ErrorResponse } },
+  }, (req) => {
+    if (!tokenMatches(req.body.token ?? bearer(req.headers.authorization), expected)) throw new DashboardError('UNAUTHORIZED');
+    return { valid: true as const };
   });
   await Promise.resolve();
 };

@@ -8,6 +8,8 @@ import { confirmAction, sendRequest } from '../api.ts';
 import { contestantInfo, delay, duration, entrants, LOCK_REASON } from '../buzzer-format.ts';
 import { resultLine, tokenForm } from '../common.ts';
 import { h, replace } from '../dom.ts';
+import { gatedButton } from '../gated-button.ts';
+import { keepingFocus } from '../keep-focus.ts';
 import type { PageContext } from '../page.ts';
 import type { BuzzerView } from '../types.ts';
 
@@ -95,23 +97,28 @@ export class BuzzerHostPage {
       replace(this.picker, ids.map((id) => h('option', { value: id }, contestantInfo(v, id).name)));
       if (ids.includes(previous)) this.picker.value = previous;
     }
-    return h('section', { class: 'panel bz-controls', 'aria-label': 'Host controls' },
-      h('h2', {}, 'Controls'),
-      h('div', { class: 'row bz-big-buttons' },
-        h('button', { type: 'button', class: 'primary', 'data-testid': 'arm', disabled: !armable, onclick: () => {
-          this.arm();
-        } }, 'Arm', h('kbd', {}, 'A')),
+    const phaseName = v.phase === 'reading' ? 'reading the question' : v.phase;
+    const arm = gatedButton(h('button', { type: 'button', class: 'primary', 'data-testid': 'arm', onclick: () => {
+      this.arm();
+    } }, 'Arm', h('kbd', {}, 'A')));
+    arm.set(armable ? null : `already live (${phaseName}): reset first`);
+    const markWhy = decided ? null : `only once a press has decided (now: ${phaseName})`;
+    const correct = gatedButton(h('button', { type: 'button', class: 'ok', 'data-testid': 'correct', onclick: () => {
+      this.mark(true);
+    } }, `Correct${winner === null ? '' : ` — ${winner}`}`, h('kbd', {}, 'C')));
+    const wrong = gatedButton(h('button', { type: 'button', class: 'danger', 'data-testid': 'wrong', onclick: () => {
+      this.mark(false);
+    } }, `Wrong${winner === null ? '' : ` — ${winner}`}`, h('kbd', {}, 'W')));
+    correct.set(markWhy);
+    wrong.set(markWhy);
+    return h('section', { class: 'panel bz-controls', 'aria-labelledby': 'bz-controls-title' },
+      h('h2', { id: 'bz-controls-title' }, 'Controls'),
+      h('div', { class: 'row bz-big-buttons' }, arm.element,
         h('button', { type: 'button', class: 'secondary', 'data-testid': 'reset', onclick: () => {
           this.reset();
         } }, 'Reset', h('kbd', {}, 'R'))),
       tieRow,
-      h('div', { class: 'row bz-big-buttons' },
-        h('button', { type: 'button', class: 'ok', 'data-testid': 'correct', disabled: !decided, onclick: () => {
-          this.mark(true);
-        } }, `Correct${winner === null ? '' : ` — ${winner}`}`, h('kbd', {}, 'C')),
-        h('button', { type: 'button', class: 'danger', 'data-testid': 'wrong', disabled: !decided, onclick: () => {
-          this.mark(false);
-        } }, `Wrong${winner === null ? '' : ` — ${winner}`}`, h('kbd', {}, 'W'))));
+      h('div', { class: 'row bz-big-buttons' }, correct.element, wrong.element));
   }
 
   private summary(v: BuzzerView): HTMLElement {
@@ -142,10 +149,10 @@ export class BuzzerHostPage {
         h('th', { scope: 'row' }, swatch(e.colour), e.name),
         h('td', { class: 'num', 'data-testid': `host-score-${e.id}` }, String(v.scores[e.id] ?? 0)),
         h('td', {},
-          h('button', { type: 'button', class: 'secondary', 'aria-label': `${e.name} minus one`, onclick: () => {
+          h('button', { type: 'button', class: 'secondary', 'aria-label': `−1 for ${e.name}`, onclick: () => {
             adjust(e.id, e.name, -1);
           } }, '−1'), ' ',
-          h('button', { type: 'button', class: 'secondary', 'aria-label': `${e.name} plus one`, onclick: () => {
+          h('button', { type: 'button', class: 'secondary', 'aria-label': `+1 for ${e.name}`, onclick: () => {
             adjust(e.id, e.name, 1);
           } }, '+1')))))),
       h('button', {
@@ -166,8 +173,10 @@ export class BuzzerHostPage {
     const v = state.buzzer;
     this.view = v;
     this.element.dataset.phase = v.phase;
-    replace(this.live, this.summary(v), this.controls(v), this.scores(v),
-      h('p', { class: 'muted' }, h('a', { href: `#/table/${encodeURIComponent(this.ctx.table)}` }, 'Open the big screen'), ' (in another window or on the projector)'));
+    keepingFocus(this.live, () => {
+      replace(this.live, this.summary(v), this.controls(v), this.scores(v),
+        h('p', { class: 'muted' }, h('a', { href: `#/table/${encodeURIComponent(this.ctx.table)}` }, 'Open the big screen'), ' (in another window or on the projector)'));
+    });
   }
 
   destroy(): void {

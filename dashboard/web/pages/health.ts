@@ -5,6 +5,7 @@
  * withholds it and the plot shows a gap.
  */
 import uPlot from 'uplot';
+import { judgeDrift, judgeOffset, judgeUncertainty, type JudgedFigure } from '../clock-figures.ts';
 import { ago, h, replace } from '../dom.ts';
 import type { PageContext } from '../page.ts';
 import type { StationHealth } from '../types.ts';
@@ -12,6 +13,12 @@ import type { StationHealth } from '../types.ts';
 /** The plots show the last two minutes. */
 const WINDOW_S = 120;
 const ERRORS = ['badLines', 'lostEvents', 'timeouts', 'commandErrors', 'resets', 'disconnects'] as const;
+
+/** A clock figure with its judgement in words (colour is never the only cue) and the reason as its title. */
+function figure(f: JudgedFigure): HTMLElement {
+  return h('td', { class: `clock-figure ${f.judgement ?? 'plain'}`, title: f.why },
+    f.text, f.judgement === null ? null : h('span', { class: `judge judge-${f.judgement}` }, f.judgement));
+}
 
 function row(s: StationHealth): HTMLElement {
   return h('tr', { 'data-station': s.station },
@@ -22,14 +29,16 @@ function row(s: StationHealth): HTMLElement {
     h('td', {}, ago(s.lastSeenMs)),
     h('td', { class: 'errors' }, ERRORS.map((k) => (s.errors[k] > 0 ? h('span', { class: 'err' }, `${k} ${s.errors[k]} `) : null)),
       ERRORS.every((k) => s.errors[k] === 0) ? 'none' : null),
-    h('td', {}, s.clock === undefined ? '—' : `${(s.clock.offsetUs / 1000).toFixed(2)} ms`),
-    h('td', {}, s.clock === undefined ? '—' : `${s.clock.driftPpm.toFixed(1)} ppm`),
-    h('td', {}, s.clock === undefined ? '—' : `±${(s.clock.uncertaintyUs / 1000).toFixed(2)} ms`));
+    s.clock === undefined ? h('td', {}, '—') : figure(judgeOffset(s.clock.offsetUs)),
+    s.clock === undefined ? h('td', {}, '—') : figure(judgeDrift(s.clock.driftPpm)),
+    // null in JSON while unbounded (docs/mqtt.md), whatever the type says.
+    s.clock === undefined ? h('td', {}, '—') : figure(judgeUncertainty(s.clock.uncertaintyUs as number | null)));
 }
 
 export class HealthPage {
   readonly element = h('div', { class: 'health' });
-  private readonly tableHost = h('div', { class: 'table-scroll' });
+  // Scrolls sideways on a phone: focusable and named, so keyboard users can scroll it too.
+  private readonly tableHost = h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Stations (scrolls sideways)' });
   private readonly plotsHost = h('div', { class: 'plots' });
   private readonly plots = new Map<string, { plot: uPlot; tag: HTMLElement; box: HTMLElement }>();
 
@@ -37,7 +46,12 @@ export class HealthPage {
   private readonly ticker: number;
 
   constructor(private readonly ctx: PageContext) {
-    this.element.append(h('h1', {}, `Station health — ${ctx.table}`), this.tableHost, h('h2', {}, 'Pad weights'), this.plotsHost);
+    this.element.append(h('h1', {}, `Station health — ${ctx.store.bridgeEntry(ctx.table)?.name ?? ctx.table}`), this.tableHost,
+      h('p', { class: 'muted health-note' }, 'Clock offset is where a station\'s clock started (its boot), not an error. Drift: good up to 1000 ppm, '
+        + 'ok within a ceramic resonator\'s ±0.5 % (5000 ppm). Uncertainty: good up to 1 ms, ok up to 5 ms (ties are still decided by the '
+        + 'tag windows, ±4 ms), beyond that the clock would decide ties. Resets count restarts seen in a station\'s clock after it was '
+        + 'first online.'),
+      h('h2', {}, 'Pad weights'), this.plotsHost);
     this.ticker = window.setInterval(() => {
       this.update();
     }, 1000);
@@ -46,11 +60,14 @@ export class HealthPage {
   update(): void {
     const t = this.ctx.store.table(this.ctx.table);
     const stations = [...t.health.values()].sort((a, b) => a.station.localeCompare(b.station));
+    // Redrawn every second: keep where a phone user scrolled the table to.
+    const scrolled = this.tableHost.scrollLeft;
     replace(this.tableHost, stations.length === 0 ? h('p', { class: 'muted' }, 'No station has reported its health.') :
         h('table', { class: 'stations', 'data-testid': 'stations' },
           h('thead', {}, h('tr', {}, ['station', 'kind', 'status', 'firmware', 'last seen', 'errors', 'clock offset', 'drift', 'uncertainty']
             .map((c) => h('th', { scope: 'col' }, c)))),
           h('tbody', {}, stations.map(row))));
+    this.tableHost.scrollLeft = scrolled;
     for (const s of stations) {
       const series = t.weights.get(s.station);
       if (series === undefined) continue;

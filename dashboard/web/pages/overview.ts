@@ -64,11 +64,12 @@ export class OverviewPage {
                 h('dt', {}, 'game'), h('dd', { 'data-testid': 'game' }, line.game),
                 h('dt', {}, 'players'), h('dd', { 'data-testid': 'players' }, line.players),
                 h('dt', {}, 'phase'), h('dd', { 'data-testid': 'phase' }, line.phase)),
-              h('div', { class: 'station-dots', 'aria-label': 'Stations' },
+              h('div', { class: 'station-dots', role: 'group', 'aria-label': 'Stations' },
                 stations.length === 0 ? h('span', { class: 'muted' }, 'no station health') :
                     stations.map((s) => h('span', { class: `dot ${s.online ? 'up' : 'down'}`, title: `${s.station}: ${s.online ? 'online' : 'offline'}` },
                       `${s.station} ${s.online ? '●' : '○'}`))),
-              h('nav', { class: 'card-links' },
+              // One nav landmark per card: each needs its own name.
+              h('nav', { class: 'card-links', 'aria-label': `${bridge?.name ?? id}: pages` },
                 h('a', { href: `#/table/${encodeURIComponent(id)}` }, t.state?.mode === 'buzzer' ? 'big screen' : 'game'), ' · ',
                 h('a', { href: `#/table/${encodeURIComponent(id)}/health` }, 'health'), ' · ',
                 h('a', { href: `#/table/${encodeURIComponent(id)}/referee` }, t.state?.mode === 'buzzer' ? 'host' : 'referee')));

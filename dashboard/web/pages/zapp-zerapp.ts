@@ -11,7 +11,7 @@ import { namesOf, type NameOf } from '../names.ts';
 import type { PageContext } from '../page.ts';
 import type { MoveOption, ZappView } from '../types.ts';
 
-const PHASE_TEXT: Readonly<Record<string, string>> = {
+export const PHASE_TEXT: Readonly<Record<string, string>> = {
   ROLL: 'Roll the dice',
   SELECT: 'Choose and place a barrel',
   MOVE: 'Move pieces',
@@ -79,11 +79,16 @@ function diceFace(value: number | undefined, label: string): HTMLElement {
 
 /** The dice, the magic number and the phase. */
 export function zappHeader(view: ZappView, nameOf: NameOf = (id) => id): HTMLElement {
+  const rolling = view.phase === 'ROLL';
   return h('section', { class: 'panel dice-panel', 'aria-label': 'Dice and magic number' },
     h('div', { class: 'phase', 'data-testid': 'phase' }, `Round ${view.round} · ${PHASE_TEXT[view.phase] ?? view.phase}`),
-    h('div', { class: 'dice' }, diceFace(view.dice?.d1, 'first die'), diceFace(view.dice?.d2, 'second die')),
+    // During "Roll" the view still holds last round's dice: they are shown small as last round's, never as
+    // this round's (a TV across the room would read big dice as the new roll).
+    h('div', { class: 'dice' }, diceFace(rolling ? undefined : view.dice?.d1, 'first die'), diceFace(rolling ? undefined : view.dice?.d2, 'second die')),
     h('div', { class: 'magic' }, h('span', { class: 'muted' }, 'magic number '),
-      h('strong', { 'data-testid': 'magic' }, view.magic === null ? '—' : String(view.magic))),
+      h('strong', { 'data-testid': 'magic' }, view.magic === null || rolling ? '—' : String(view.magic))),
+    rolling && view.dice !== null ? h('p', { class: 'muted last-roll', 'data-testid': 'last-roll' },
+      `last round: ${view.dice.d1} + ${view.dice.d2}${view.magic === null ? '' : ` = ${view.magic}`}`) : null,
     h('p', { class: 'muted' }, `Roller: ${nameOf(view.roller)} · barrels on the mountain: ${view.mountainCount}`),
     view.winner === null ? null : h('p', { class: 'winner', role: 'alert', 'data-testid': 'winner' }, `${nameOf(view.winner)} wins!`));
 }

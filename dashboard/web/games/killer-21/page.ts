@@ -148,10 +148,10 @@ export class Killer21Page implements Page {
     const view = k21View(this.ctx);
     const t = this.ctx.store.table(this.ctx.table);
     if (view === undefined) return;
-    const name = this.ctx.store.bridgeEntry(this.ctx.table)?.name ?? this.ctx.table;
     replace(this.element,
       h('div', { class: 'k21-head' },
-        h('h1', {}, `Killer-21 — ${name} `, statusBadge(t.status)),
+        // The table's name is the page's <h1> (main.ts GamePage): here the game and the table's status.
+        h('p', { class: 'k21-title' }, 'Killer-21 ', statusBadge(t.status)),
         h('div', { class: `mode-banner ${view.phase === 'KILLER' ? 'paused' : view.phase === 'TURN' ? 'race' : 'over'}`, role: 'status', 'data-testid': 'k21-banner', 'data-phase': view.phase },
           bannerText(view, namer(this.ctx)))),
       h('section', { class: 'panel k21-total', 'aria-label': 'Running total' },
