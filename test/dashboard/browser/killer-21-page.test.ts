@@ -294,6 +294,16 @@ describe('the Killer-21 page from recorded views', () => {
     expect(viewer.errors).toEqual([]);
   });
 
+  it('puts the table on the overview with its game, lives and phase from the registry', async () => {
+    const w = await openPage(browser, `${dashboard.url}/#/`);
+    const card = w.page.locator(`[data-table="${TABLE}"]`);
+    await waitFor(async () => (await card.locator('[data-testid=game]').textContent()) === 'Killer-21', 'the overview card');
+    const v = view();
+    expect(await card.locator('[data-testid=phase]').textContent()).toBe(`round ${v.round}, ${v.turn ?? ''} to play, total ${v.total}`);
+    expect(await card.textContent()).toContain(v.players.map((p) => `${p.id} (${p.lives} ${p.lives === 1 ? 'life' : 'lives'})`).join(', '));
+    await w.page.context().close();
+  });
+
   it('has no serious accessibility violation and fits a phone and a TV', async () => {
     const phone = { width: 390, height: 844 };
     const sizes = [['', phone], ['/simulator', phone], ['/referee', phone], ['', { width: 1920, height: 1080 }]] as const;
