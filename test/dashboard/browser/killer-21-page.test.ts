@@ -173,7 +173,8 @@ describe('the Killer-21 page from recorded views', () => {
     viewer = await openPage(browser, `${dashboard.url}/#/table/${TABLE}`);
     const page = viewer.page;
     await waitFor(async () => (await page.locator('[data-testid=k21-total]').count()) === 1, 'the Killer-21 page');
-    expect(await page.locator('h1').textContent()).toContain('Killer-21 — Killer table');
+    expect(await page.locator('h1').textContent()).toBe('Killer table');
+    expect(await page.locator('.k21-title').textContent()).toContain('Killer-21');
     expect(await text(page, 'k21-total')).toBe(String(view().total));
     expect(await text(page, 'k21-direction')).toBe('↺ counter-clockwise');
     expect(await text(page, 'k21-banner')).toBe('Ada to play');
@@ -292,6 +293,16 @@ describe('the Killer-21 page from recorded views', () => {
     expect(events).toContain('seat-2: a tag nobody enrolled (UNKNOWN_TAG)');
     expect(events).toContain('Killer settled: Ada and Cy lose a life');
     expect(viewer.errors).toEqual([]);
+  });
+
+  it('puts the table on the overview with its game, lives and phase from the registry', async () => {
+    const w = await openPage(browser, `${dashboard.url}/#/`);
+    const card = w.page.locator(`[data-table="${TABLE}"]`);
+    await waitFor(async () => (await card.locator('[data-testid=game]').textContent()) === 'Killer-21', 'the overview card');
+    const v = view();
+    expect(await card.locator('[data-testid=phase]').textContent()).toBe(`round ${v.round}, ${v.turn ?? ''} to play, total ${v.total}`);
+    expect(await card.textContent()).toContain(v.players.map((p) => `${p.id} (${p.lives} ${p.lives === 1 ? 'life' : 'lives'})`).join(', '));
+    await w.page.context().close();
   });
 
   it('has no serious accessibility violation and fits a phone and a TV', async () => {
