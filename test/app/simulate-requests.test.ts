@@ -27,12 +27,11 @@ beforeAll(async () => {
   closers.push(async () => c.endAsync(true));
   viewer = new Inbox(c);
   await c.subscribeAsync([`${BASE}/zz/events`], { qos: 1 });
-  // The stations boot (bootloader, banner, handshake) before a tag can be read.
-  for (let i = 0; i < 100; i++) {
-    const r = await referee.request('zz', 'simulate', { station: 'seat-1', op: 'lift' });
-    if (r.status === 'ok' && dataOf(r).outcome !== 'done') break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // The stations boot (bootloader, banner, handshake) before a tag can be read: wait until the controller
+  // reports both online (an empty pad's lift answers "unchanged" even while its station boots).
+  await c.subscribeAsync([`${BASE}/zz/health/+`], { qos: 1 });
+  const online = (s: string): boolean => viewer.messages.some((m) => m.topic === `${BASE}/zz/health/${s}` && m.text.includes('"online":true'));
+  await viewer.waitFor(() => (online('seat-1') && online('seat-2') ? true : undefined), 'both seats online', 60_000);
 });
 
 afterAll(async () => {
