@@ -113,7 +113,8 @@ describe('a Killer-21 round by hand through the simulator panel', () => {
     const card = red(hand('ben')) ?? '';
     const shown = await act(sim.page, 'ben', 'Put on own pad', card);
     expect(shown.code).toBe('NOT_YOUR_TURN');
-    expect(shown.text).toContain('play refused: NOT_YOUR_TURN — Only the player on turn plays a card or says "I can\'t" (K21-10).');
+    // The table's verdict carries the engine's public sentence (docs/mqtt.md, "Simulated actions and their answers").
+    expect(shown.text).toMatch(/NOT_YOUR_TURN — (it is ana's turn, not ben's|Only the player on turn plays a card)/);
     expect(state().total).toBe(before.total);
     expect(hand('ben')).toEqual(before.hands.ben);
     await waitFor(async () => ((await viewer.page.locator('[data-testid=k21-events]').textContent()) ?? '').includes('play refused: NOT_YOUR_TURN'),
