@@ -4,8 +4,8 @@
  * own folder (`games/killer-21/`). Zapp Zerapp and Zip-Zap are registered with their pages where they are
  * (`pages/`); their overview, simulator and referee parts are still in those pages' own code (absent here).
  */
-import { ZappZerappPage } from '../pages/zapp-zerapp.ts';
-import { ZipZapPage } from '../pages/zip-zap.ts';
+import { ZappZerappPage } from './zapp-zerapp/page.ts';
+import { ZipZapPage } from './zip-zap/page.ts';
 import type { GameUi } from './game-ui.ts';
 import { killer21Ui } from './killer-21/index.ts';
 

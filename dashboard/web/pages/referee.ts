@@ -18,7 +18,7 @@ import { gatedButton, type GatedButton } from '../gated-button.ts';
 import type { PageContext } from '../page.ts';
 import { tieSentence } from '../tie-text.ts';
 import type { MoveOption, ZappView, ZipZapPublicView } from '../types.ts';
-import { PHASE_TEXT, ZappBoardPanel, zappHeader, zappMoves, zappSeats } from './zapp-zerapp.ts';
+import { PHASE_TEXT, ZappBoardPanel, zappHeader, zappMoves, zappSeats } from '../games/zapp-zerapp/page.ts';
 
 const COLOURS = ['RED', 'GREEN', 'BLUE', 'YELLOW'] as const;
 const SEATS = 6;

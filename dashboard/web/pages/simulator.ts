@@ -20,7 +20,7 @@ import type { GamePart } from '../games/game-ui.ts';
 import { gameUi } from '../games/registry.ts';
 import type { BridgeSeat, BuzzerView, ZappView, ZipZapPublicView } from '../types.ts';
 import { zipWaitingFor } from '../zip-waiting.ts';
-import { cardName } from './zip-zap.ts';
+import { cardName } from '../games/zip-zap/page.ts';
 
 /** A card as the simulate request names it: ZAP cards are kind `zap` in the tag registry. */
 function cardItem(card: string): { kind: 'card' | 'zap'; card: string } {

@@ -3,13 +3,13 @@
  * play), every player's card count (never a card: the public view has only counts), refused plays with the
  * reason, the ZAP calls and the score table by round.
  */
-import { clock, h, replace } from '../dom.ts';
-import { eventList } from '../common.ts';
-import { namesOf, type NameOf } from '../names.ts';
-import type { PageContext } from '../page.ts';
-import { tieSentence } from '../tie-text.ts';
-import type { ZipZapPublicView } from '../types.ts';
-import { zipWaitingFor } from '../zip-waiting.ts';
+import { clock, h, replace } from '../../dom.ts';
+import { eventList } from '../../common.ts';
+import { namesOf, type NameOf } from '../../names.ts';
+import type { PageContext } from '../../page.ts';
+import { tieSentence } from '../../tie-text.ts';
+import type { ZipZapPublicView } from '../../types.ts';
+import { zipWaitingFor } from '../../zip-waiting.ts';
 
 const SUIT: Readonly<Record<string, string>> = { R: 'red', B: 'blue', Y: 'yellow', G: 'green', W: 'wild' };
 const CAUSE: Readonly<Record<string, string>> = {

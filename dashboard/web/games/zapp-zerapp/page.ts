@@ -3,13 +3,13 @@
  * public view has only a yes/no), the reveal with successes and the move order, and for the current mover the
  * legal moves with what each banishes or carries, highlighted on the board when chosen.
  */
-import { BoardSvg, boardFor } from '../board-svg.ts';
-import { describeMove, eventList, playerWithColour } from '../common.ts';
-import { VIOLATION_KINDS } from '../../../controller/rules/zapp-zerapp/state.ts';
-import { clock, h, replace } from '../dom.ts';
-import { namesOf, type NameOf } from '../names.ts';
-import type { PageContext } from '../page.ts';
-import type { MoveOption, ZappView } from '../types.ts';
+import { BoardSvg, boardFor } from '../../board-svg.ts';
+import { describeMove, eventList, playerWithColour } from '../../common.ts';
+import { VIOLATION_KINDS } from '../../../../controller/rules/zapp-zerapp/state.ts';
+import { clock, h, replace } from '../../dom.ts';
+import { namesOf, type NameOf } from '../../names.ts';
+import type { PageContext } from '../../page.ts';
+import type { MoveOption, ZappView } from '../../types.ts';
 
 export const PHASE_TEXT: Readonly<Record<string, string>> = {
   ROLL: 'Roll the dice',
