@@ -150,7 +150,8 @@ export function decodeRow(raw: RawLogRow): LogRow {
 }
 
 export function decodeGame(raw: RawGameRow): GameRecord {
-  if (!isGameId(raw.game)) throw new EventLogError('LOG_CORRUPT', `game ${raw.id}: unknown game "${raw.game}"`);
+  const stored: string = raw.game; // before the guard narrows it (to never, for a game this build does not know)
+  if (!isGameId(raw.game)) throw new EventLogError('LOG_CORRUPT', `game ${raw.id}: unknown game "${stored}"`);
   return {
     id: raw.id,
     tableId: raw.table_id,
