@@ -24,7 +24,8 @@ export const TOKEN = 'security-referee-token-0123';
 
 export interface TableSpec {
   readonly id: string;
-  readonly mode: 'zip-zap' | 'zapp-zerapp' | 'buzzer';
+  /** A registered game id (rules/games.ts) or `buzzer`. */
+  readonly mode: string;
   readonly seats: readonly string[];
   /** Extra YAML lines for the table (indented by the caller to 4 spaces). */
   readonly extra?: readonly string[];

@@ -1,0 +1,43 @@
+/**
+ * MQTT requests on a Killer-21 table (the embedded broker, the real controller on the simulated table): the
+ * requests that belong to other games answer NOT_AVAILABLE (each game's definition lists its own), `new-game`
+ * starts a Killer-21 game and refuses another game, the simulator panel taps Killer-21 cards, and an engine
+ * refusal keeps its public code.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Referee, startRig, type Rig, type TableSpec } from './support/rig.ts';
+
+let rig: Rig | undefined;
+const closers: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+  await rig?.dispose();
+  rig = undefined;
+});
+
+const K21: TableSpec = { id: 'k1', mode: 'killer-21', seats: ['ana', 'ben', 'cy'] };
+
+describe('requests on a Killer-21 table', () => {
+  it('answers other games\' requests NOT_AVAILABLE and its own through the engine', async () => {
+    rig = await startRig({ broker: 'embedded', tables: [K21] });
+    const r = await Referee.connect(rig.brokerUrl);
+    closers.push(async () => r.close());
+    for (const [name, params] of [['roll', {}], ['enter-dice', { d1: 1, d2: 2 }], ['declare-stuck', {}]] as const) {
+      const answer = await r.request('k1', name, params);
+      expect(answer.error?.code, name).toBe('NOT_AVAILABLE');
+      expect(answer.error?.message).toContain('plays killer-21');
+    }
+    expect((await r.request('k1', 'new-game', { game: 'zip-zap', players: ['ana', 'ben'] })).error?.code).toBe('NOT_AVAILABLE');
+    expect(await r.request('k1', 'new-game', { game: 'killer-21', players: ['ana', 'ben', 'cy'], seed: 3 }))
+      .toMatchObject({ status: 'ok', data: { game: 'killer-21' } });
+    // next-round is Killer-21's own request: it reaches the engine, which refuses it mid-round.
+    const early = await r.request('k1', 'next-round', {});
+    expect(early.error?.code).not.toBe('NOT_AVAILABLE');
+    expect(early.status).toBe('error');
+    expect(await r.request('k1', 'simulate', { station: 'pile-1', op: 'tap', item: { kind: 'k21', card: 'R3-1' } }))
+      .toMatchObject({ status: 'ok' });
+    expect((await r.request('k1', 'simulate', { station: 'seat-1', op: 'place', item: { kind: 'chip', chip: 37 } })).error?.code)
+      .toBe('INVALID_REQUEST');
+  }, 60_000);
+});
