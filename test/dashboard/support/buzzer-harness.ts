@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ControllerApp } from '../../../controller/app/controller-app.ts';
 import { dashboardFor } from '../../../controller/cli/commands/start.ts';
-import { validateConfig, type ZaptableConfig } from '../../../controller/config/index.ts';
+import type { ZaptableConfig } from '../../../controller/config/index.ts';
+import { harnessConfig } from './harness-config.ts';
 import { waitFor } from './wait.ts';
 
 export const BUZZER_BASE = 'zt-buzz';
@@ -44,22 +45,14 @@ export interface BuzzerHarness {
 const freePort = freeLoopbackPort;
 
 function configFor(dir: string, ports: { mqtt: number; http: number }, penaltyMs: number): ZaptableConfig {
-  const result = validateConfig({
+  return harnessConfig({
     tables: [{
       id: BUZZER_TABLE, name: 'Quiz night', mode: 'buzzer', seats: CONTESTANTS.map((c) => ({ ...c })),
       buzzer: { penaltyMs, lockout: 'until-reset', points: { correct: 1, wrong: 0 } },
     }],
-    hardware: { kind: 'simulated', simulated: { bots: false } },
-    mqtt: { baseTopic: BUZZER_BASE, embedded: { host: '127.0.0.1', port: ports.mqtt }, controller: CONTROLLER },
-    dashboard: { host: '127.0.0.1', port: ports.http, token: BUZZER_TOKEN, mqtt: DASHBOARD },
-    storage: {
-      directory: dir, database: path.join(dir, 'zaptable.db'), registry: path.join(dir, 'tags.json'),
-      calibration: path.join(dir, 'calibration.json'),
-    },
-    log: { level: 'warn' },
+    dir, ports,
+    accounts: { baseTopic: BUZZER_BASE, token: BUZZER_TOKEN, controller: CONTROLLER, dashboard: DASHBOARD },
   });
-  if (!result.ok) throw new Error(`test config: ${JSON.stringify(result.errors)}`);
-  return result.config;
 }
 
 /** Presses are ordered by mapped time only once a station's clock is synced (docs/timing.md). */

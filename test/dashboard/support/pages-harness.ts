@@ -11,8 +11,9 @@ import path from 'node:path';
 import { ControllerApp } from '../../../controller/app/controller-app.ts';
 import { freeLoopbackPort } from '../../../controller/bench/mosquitto.ts';
 import { dashboardFor } from '../../../controller/cli/commands/start.ts';
-import { validateConfig, type ZaptableConfig } from '../../../controller/config/index.ts';
+import type { ZaptableConfig } from '../../../controller/config/index.ts';
 import { startBrokerObserver } from './broker-observer.ts';
+import { harnessConfig } from './harness-config.ts';
 import { waitFor } from './wait.ts';
 
 export const PAGES_BASE = 'zt-pages';
@@ -52,7 +53,7 @@ export interface PagesHarness {
 }
 
 function configFor(dir: string, ports: { mqtt: number; http: number }): ZaptableConfig {
-  const result = validateConfig({
+  return harnessConfig({
     tables: [
       {
         id: PAGE_TABLES.zapp.id, name: 'Zapp Zerapp table', mode: 'zapp-zerapp', seed: 5,
@@ -65,17 +66,9 @@ function configFor(dir: string, ports: { mqtt: number; http: number }): Zaptable
         buzzer: { penaltyMs: 2000, lockout: 'until-reset', points: { correct: 1, wrong: 0 } },
       },
     ],
-    hardware: { kind: 'simulated', simulated: { bots: false, pileStation: false } },
-    mqtt: { baseTopic: PAGES_BASE, embedded: { host: '127.0.0.1', port: ports.mqtt }, controller: CONTROLLER },
-    dashboard: { host: '127.0.0.1', port: ports.http, token: PAGES_TOKEN, mqtt: DASHBOARD },
-    storage: {
-      directory: dir, database: path.join(dir, 'zaptable.db'), registry: path.join(dir, 'tags.json'),
-      calibration: path.join(dir, 'calibration.json'),
-    },
-    log: { level: 'warn' },
+    dir, ports, pileStation: false,
+    accounts: { baseTopic: PAGES_BASE, token: PAGES_TOKEN, controller: CONTROLLER, dashboard: DASHBOARD },
   });
-  if (!result.ok) throw new Error(`test config: ${JSON.stringify(result.errors)}`);
-  return result.config;
 }
 
 export async function startPagesHarness(): Promise<PagesHarness> {

@@ -20,10 +20,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ControllerApp } from '../../../controller/app/controller-app.ts';
 import { dashboardFor } from '../../../controller/cli/commands/start.ts';
-import { validateConfig, type ZaptableConfig } from '../../../controller/config/index.ts';
+import type { ZaptableConfig } from '../../../controller/config/index.ts';
 import { OMNISCIENT } from '../../../controller/rules/common/viewer.ts';
 import type { BaseAction, GameId } from '../../../controller/rules/engine.ts';
 import { getEngine } from '../../../controller/rules/games.ts';
+import { harnessConfig } from './harness-config.ts';
 import { waitFor } from './wait.ts';
 
 export const REAL_BASE = 'zt-e2e';
@@ -74,28 +75,18 @@ export interface RealHarness {
 /** A free loopback port (the benchmarks' helper). */
 export const freePort = freeLoopbackPort;
 
-/** The configuration, built as a file would be and validated by the same `validateConfig` as `zaptable start`. */
 function configFor(
   tables: readonly RealTableSpec[], dir: string, ports: { mqtt: number; http: number }, pileStation = false,
 ): ZaptableConfig {
-  const result = validateConfig({
+  return harnessConfig({
     tables: tables.map((t) => ({
       id: t.id, name: t.name ?? t.id, mode: t.game,
       seats: t.players.map((id) => ({ id, ...(t.names?.[id] === undefined ? {} : { name: t.names[id] }) })),
       ...(t.seed === undefined ? {} : { seed: t.seed }), ...(t.rules === undefined ? {} : { rules: t.rules }),
     })),
-    hardware: { kind: 'simulated', simulated: { bots: false, pileStation } },
-    mqtt: { baseTopic: REAL_BASE, embedded: { host: '127.0.0.1', port: ports.mqtt }, controller: CONTROLLER },
-    dashboard: { host: '127.0.0.1', port: ports.http, token: REAL_TOKEN, mqtt: DASHBOARD },
-    // validateConfig does not resolve paths (loadConfig does): absolute ones here.
-    storage: {
-      directory: dir, database: path.join(dir, 'zaptable.db'), registry: path.join(dir, 'tags.json'),
-      calibration: path.join(dir, 'calibration.json'),
-    },
-    log: { level: 'warn' },
+    dir, ports, pileStation,
+    accounts: { baseTopic: REAL_BASE, token: REAL_TOKEN, controller: CONTROLLER, dashboard: DASHBOARD },
   });
-  if (!result.ok) throw new Error(`test config: ${JSON.stringify(result.errors)}`);
-  return result.config;
 }
 
 interface Started {
