@@ -7,6 +7,7 @@
 // holds the moment the card was placed. `ZT_EMULATOR_REPORT=1` prints the distributions (docs/firmware-in-the-loop.md).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StationEmulator, ensureSeatFirmware } from './station-emulator.ts';
+import { seeded } from './seeded.ts';
 
 beforeAll(async () => {
   await ensureSeatFirmware();
@@ -15,18 +16,6 @@ beforeAll(async () => {
 /** The host's power-up allowance: ISO/IEC 14443-3's bound on how long a tag may take to answer. */
 const POWER_UP_ALLOWANCE_US = 5_000;
 const REPORT = process.env['ZT_EMULATOR_REPORT'] !== undefined;
-
-/** mulberry32. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function uids(count: number, bytes: 4 | 7, random: () => number): string[] {
   const out: string[] = [];

@@ -18,6 +18,7 @@
  */
 import { PinState } from 'avr8js';
 import type { AvrRunner, Mcu } from './avr-runner.ts';
+import { seeded } from './seeded.ts';
 
 const DOUT = 4; // PD4
 const SCK = 5; // PD5
@@ -39,18 +40,6 @@ export interface Hx711Options {
   readonly seed?: number;
   /** False: the module is unplugged (DOUT floats high through the MCU's pull-up). */
   readonly connected?: boolean;
-}
-
-/** mulberry32: a tiny seeded generator, so noisy runs are replayable. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class Hx711Model {

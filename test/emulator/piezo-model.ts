@@ -16,6 +16,7 @@
  * with no sensor fitted the floating input's (before the firmware's pull-up is on, at boot).
  */
 import type { AvrRunner, Mcu } from './avr-runner.ts';
+import { seeded } from './seeded.ts';
 
 const PIN = 3; // PD3
 const PORTD = 0x2b;
@@ -35,18 +36,6 @@ export interface ImpactOptions {
   readonly ringHz?: number;
   /** How long the ring-down keeps crossing the threshold (µs). Default 6000. */
   readonly ringUs?: number;
-}
-
-/** mulberry32. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class PiezoModel {
