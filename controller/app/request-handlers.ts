@@ -123,10 +123,10 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
       const seat = found.seats.find((s) => s.station === p.station);
       if (seat === undefined) return { ok: false, code: 'NOT_A_SEAT', message: `${p.station} is not a seat playing at table ${c.table}` };
       if (seat.bot && deps.botsPlay === true) return { ok: false, code: 'BOT_SEAT', message: `a bot plays ${seat.id}: its hand stays hidden` };
-      const state = found.runtime.engineState() as Partial<ZipZapState>;
-      const known = state.handKnown?.[seat.id] === true;
-      const cards = known ? [...(state.hands?.[seat.id] ?? [])] : [];
-      return Promise.resolve({ ok: true, data: { station: p.station, player: seat.id, known, cards } });
+      const hand = getGame(found.runtime.options.game).knownHand?.(found.runtime.engineState(), seat.id);
+      if (hand === undefined) return { ok: false, code: 'NOT_AVAILABLE', message: `${found.runtime.options.game} has no hands` };
+      const data = { station: p.station, player: seat.id, known: hand.complete, cards: [...hand.cards] };
+      return Promise.resolve({ ok: true, data });
     });
     // Also for buzzer tables: the simulator panel presses their buttons.
     transport.onRequest('simulate', async (p, c) => {

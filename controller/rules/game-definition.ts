@@ -41,6 +41,12 @@ export interface GameDefinition {
   publicEvent(event: { readonly type: string }): object | null;
   /** MQTT requests that belong to this game only (a table playing another game answers NOT_AVAILABLE). */
   readonly requests: readonly string[];
+  /**
+   * The cards of `player`'s hand the engine knows, for the simulator panel's "Show hand" (`simulated-hand`), and
+   * whether that is the whole hand (false when the cards were dealt at the table and not all registered).
+   * Absent for a game without hands.
+   */
+  knownHand?(state: unknown, player: string): { readonly cards: readonly string[]; readonly complete: boolean };
 
   // ---------------------------------------------------------------- tools
   /** `zaptable simulate`: seat ids (up to the maximum), variants (name → engine options), the default variant. */

@@ -26,7 +26,9 @@ export type NoticeCode =
   | 'OWNER_UNKNOWN'
   | 'WRONG_ITEM'
   /** Killer-21: the chips on a seat pad disagree with the engine's lives (runtime/killer-21/chips.ts). */
-  | 'CHIPS_MISMATCH';
+  | 'CHIPS_MISMATCH'
+  /** Killer-21 dealt at the table: a card on the pile while hands are being registered (runtime/killer-21/registration.ts). */
+  | 'REGISTERING';
 
 export function action(a: RuntimeAction): Intent {
   return { kind: 'action', action: a };

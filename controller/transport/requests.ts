@@ -118,7 +118,7 @@ export const REQUESTS = {
   },
   'simulated-hand': {
     role: 'referee',
-    summary: 'Simulated Zip-Zap table only: the cards in the hand of a seat played from the simulator panel (never a bot\'s).',
+    summary: 'Simulated Zip-Zap or Killer-21 table only: the cards in the hand of a seat played from the simulator panel (never a bot\'s).',
     params: Type.Object({ station: Id }, strict),
   },
   'buzzer/arm': {

@@ -26,13 +26,24 @@ export interface RuleResponseAction { readonly type: 'rule-response'; readonly p
 /** Deal the next round after a player went out (K21-53). */
 export interface NextRoundAction { readonly type: 'next-round'; readonly at?: number }
 
+/**
+ * `dealing: TABLE`: the unseen cards of a player's hand, read from their pad: the whole dealt hand right after
+ * the deal (K21-91), or a tied player's unseen cards for the tie-break (K21-97).
+ */
+export interface RegisterHandAction {
+  readonly type: 'register-hand'; readonly player: string; readonly cards: readonly string[]; readonly at?: number;
+}
+/** `dealing: TABLE`: play on without the remaining hands (K21-92), or end a tie-break without them (K21-97). */
+export interface SkipRegistrationAction { readonly type: 'skip-registration'; readonly at?: number }
+
 /** Every Killer-21 action. */
 export type Killer21Action =
-  | PlayAction | CannotPlayAction | RespondAction | CloseWindowAction | RuleResponseAction | NextRoundAction;
+  | PlayAction | CannotPlayAction | RespondAction | CloseWindowAction | RuleResponseAction | NextRoundAction
+  | RegisterHandAction | SkipRegistrationAction;
 
 /** The action type names. */
 export const ACTION_TYPES: readonly Killer21Action['type'][] = [
-  'play', 'cannot-play', 'respond', 'close-window', 'rule-response', 'next-round',
+  'play', 'cannot-play', 'respond', 'close-window', 'rule-response', 'next-round', 'register-hand', 'skip-registration',
 ];
 
 /** What `parseAction` returns for a malformed action: the message and a code from the catalogue. */
@@ -62,6 +73,8 @@ const FIELDS: Readonly<Record<Killer21Action['type'], readonly string[]>> = {
   'close-window': [],
   'rule-response': ['player', 'inTime'],
   'next-round': [],
+  'register-hand': ['player', 'cards'],
+  'skip-registration': [],
 };
 
 function fieldError(type: Killer21Action['type'], v: Obj): string | null {
@@ -76,8 +89,12 @@ function fieldError(type: Killer21Action['type'], v: Obj): string | null {
         ? null : 'respond: uncertaintyMs must be a number of ms ≥ 0';
     case 'rule-response':
       return str(v.player) && typeof v.inTime === 'boolean' ? null : 'rule-response needs player and inTime (true or false)';
+    case 'register-hand':
+      return str(v.player) && Array.isArray(v.cards) && v.cards.length <= 200 && v.cards.every(str)
+        ? null : 'register-hand needs player and cards (a list of card ids)';
     case 'close-window':
     case 'next-round':
+    case 'skip-registration':
       return null;
   }
 }

@@ -3,14 +3,30 @@
  * Each effect ends in `settle`, which also handles a player who went out with the card (K21-51).
  */
 import type { BlueKind } from './cards.ts';
-import { drawCards, type Stock } from './deck.ts';
+import { drawCards, drawUnseen, type Stock, type UnseenStock } from './deck.ts';
 import type { Killer21Event } from './events.ts';
 import { settle, type Loss } from './moment.ts';
 import { othersInOrder } from './seats.ts';
 import { activePlayers, type Draft } from './state.ts';
 
+/** `drawForOthers` for cards dealt at the table: the drawn cards are unseen, a count in each hand (K21-94). */
+function drawUnseenForOthers(d: Draft, player: string, n: number, events: Killer21Event[]): Draft {
+  let stock = d as UnseenStock;
+  for (const p of othersInOrder(d, player, d.direction)) {
+    const { stock: next, drawn } = drawUnseen(stock, p, n, events);
+    stock = next;
+    if (drawn > 0) events.push({ type: 'CARDS_DRAWN', player: p, count: drawn });
+    if (drawn < n) events.push({ type: 'DRAW_SHORT', player: p, missing: n - drawn });
+  }
+  d.hidden = stock.hidden;
+  d.pile = stock.pile;
+  d.reshuffles = stock.reshuffles;
+  return d;
+}
+
 /** K21-20, K21-21: every other player with lives, from the next one round in the direction of play, takes `n`. */
 function drawForOthers(d: Draft, player: string, n: number, events: Killer21Event[]): Draft {
+  if (d.hidden !== undefined && d.hidden !== null) return drawUnseenForOthers(d, player, n, events);
   let stock: Stock = d;
   const hands: Record<string, readonly string[]> = { ...d.hands };
   for (const p of othersInOrder(d, player, d.direction)) {

@@ -10,6 +10,8 @@ export type Hits = 'EVERYONE' | 'OTHERS';
 export type AfterBust = 'NEXT_PLAYER' | 'SAME_PLAYER';
 /** Who wins when every remaining player loses their last life at once (K21-72, K21-Q-15). */
 export type AllOutPolicy = 'SHARED' | 'HAND_POINTS';
+/** Who deals: the engine (it knows every card) or the people at the table with a real deck (C-K.3). */
+export type Dealing = 'ENGINE' | 'TABLE';
 /** The standard game, or the Blitz game of the seed (K21-80). */
 export type Variant = 'STANDARD' | 'BLITZ';
 
@@ -41,6 +43,12 @@ export interface Killer21Config {
   readonly allOutPolicy: AllOutPolicy;
   /** K21-80. Default `STANDARD`. */
   readonly variant: Variant;
+  /**
+   * Who deals (C-K.3, K21-90..97). `ENGINE` (default): the engine shuffles and deals, so it knows every hand
+   * (simulated tables, bots, dashboard play). `TABLE`: people deal a real deck; the engine knows only counts and
+   * the cards it has seen, until a hand is registered.
+   */
+  readonly dealing: Dealing;
 }
 
 /** Defaults for everything but `players`. */
@@ -57,6 +65,7 @@ export const DEFAULT_CONFIG: Omit<Killer21Config, 'players'> = {
   autoBust: false,
   allOutPolicy: 'SHARED',
   variant: 'STANDARD',
+  dealing: 'ENGINE',
 };
 
 type Obj = Record<string, unknown>;
@@ -123,6 +132,7 @@ export function resolveConfig(raw: unknown): Killer21Config | { readonly errors:
     ['afterBust', ['NEXT_PLAYER', 'SAME_PLAYER']],
     ['allOutPolicy', ['SHARED', 'HAND_POINTS']],
     ['variant', ['STANDARD', 'BLITZ']],
+    ['dealing', ['ENGINE', 'TABLE']],
   ];
   for (const [key, options] of enums) if (!oneOf(c[key], options)) errors.push(`${key}: one of ${options.join(', ')}`);
   for (const key of ['allowVoluntaryBust', 'autoBust']) if (typeof c[key] !== 'boolean') errors.push(`${key}: true or false`);

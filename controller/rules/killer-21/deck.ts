@@ -5,7 +5,8 @@
  */
 import { shuffle, type Rng } from '../common/rng.ts';
 import type { Killer21Event } from './events.ts';
-import type { Killer21State, PileRecord } from './state.ts';
+import { withEntry, type HiddenCards, type Killer21State, type PileRecord } from './state.ts';
+import { hideInDeck } from './unseen.ts';
 
 /** The part of the state that drawing touches. */
 export type Stock = Pick<Killer21State, 'deck' | 'pile' | 'rng' | 'reshuffles'>;
@@ -48,4 +49,26 @@ export function returnToDeck(deck: readonly string[], rng: Rng, cards: readonly 
   if (cards.length === 0) return { deck: deck.slice(), rng };
   const [shuffled, next] = shuffle(rng, [...deck, ...cards]);
   return { deck: shuffled, rng: next };
+}
+
+/** The part of a table-dealt game's state that drawing touches (K21-94). */
+export type UnseenStock = Pick<Killer21State, 'config' | 'pile' | 'reshuffles'> & { readonly hidden: HiddenCards };
+
+/**
+ * Table dealing (K21-94): `player` takes up to `count` cards from the face-down deck, which the engine knows
+ * only as a count; when it runs out, the pile under its top card is turned over (K21-60) and those cards are
+ * unseen again. Returns the stock and how many cards were drawn (fewer than `count`: K21-61).
+ */
+export function drawUnseen(
+  stock: UnseenStock, player: string, count: number, events: Killer21Event[],
+): { stock: UnseenStock; drawn: number } {
+  let s = stock;
+  if (s.hidden.deck < count && s.pile.length > 1) {
+    const under = s.pile.slice(0, -1).map((r) => r.card);
+    events.push({ type: 'DECK_RESHUFFLED', cards: under.length });
+    s = { ...s, hidden: hideInDeck(s, s.hidden, under), pile: s.pile.slice(-1), reshuffles: s.reshuffles + 1 };
+  }
+  const drawn = Math.min(count, s.hidden.deck);
+  const inHand = withEntry(s.hidden.inHand, player, (s.hidden.inHand[player] ?? 0) + drawn);
+  return { stock: { ...s, hidden: { ...s.hidden, inHand, deck: s.hidden.deck - drawn } }, drawn };
 }

@@ -17,6 +17,7 @@ import { refuse, type K21RejectionCode } from './rejections.ts';
 import { resultOf } from './result.ts';
 import { newGame, nextRoundAction } from './rounds.ts';
 import { fromScenario } from './scenario-setup.ts';
+import { registerHandAction, skipRegistrationAction } from './table-deal.ts';
 import type { K21Outcome, Killer21State } from './state.ts';
 import { viewOf, type Killer21View } from './view.ts';
 
@@ -36,6 +37,10 @@ function dispatch(state: Killer21State, action: Killer21Action): K21Outcome {
       return ruleResponseAction(state, action);
     case 'next-round':
       return nextRoundAction(state);
+    case 'register-hand':
+      return registerHandAction(state, action.player, action.cards);
+    case 'skip-registration':
+      return skipRegistrationAction(state);
   }
 }
 

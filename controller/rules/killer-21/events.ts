@@ -50,8 +50,14 @@ export type Killer21Event =
   | { readonly type: 'DIRECTION_KEPT'; readonly reason: 'TWO_PLAYERS' }
   /** The turn moved to this player. */
   | { readonly type: 'TURN_STARTED'; readonly player: string; readonly total: number }
-  /** The player could not play without passing 21 (K21-40). */
-  | { readonly type: 'BUSTED'; readonly player: string; readonly total: number; readonly voluntary: boolean; readonly auto: boolean }
+  /**
+   * The player could not play without passing 21 (K21-40). `trusted`: a table-dealt hand the engine could not
+   * check, so it took the player's word (K21-95).
+   */
+  | {
+    readonly type: 'BUSTED'; readonly player: string; readonly total: number; readonly voluntary: boolean; readonly auto: boolean;
+    readonly trusted?: true;
+  }
   /** The running total went back to 0 (K21-36, K21-42). */
   | { readonly type: 'TOTAL_RESET'; readonly reason: 'BUST' | 'KILLER' }
   /** One life lost; `lives` is what the player has left (K21-44). */
@@ -79,8 +85,28 @@ export type Killer21Event =
   | { readonly type: 'PLAYER_OUT'; readonly player: string; readonly returned: number }
   /** Somebody's hand emptied: the round is theirs (K21-50, K21-52). */
   | { readonly type: 'ROUND_WON'; readonly round: number; readonly winners: readonly string[] }
-  /** The game is over (K21-71, K21-72, K21-80). */
-  | { readonly type: 'GAME_OVER'; readonly winners: readonly string[]; readonly lives: Readonly<Record<string, number>>; readonly reason: GameEnd };
+  /** `dealing: TABLE`: a player's hand was read from their pad (K21-91). Count only: the cards are secret. */
+  | { readonly type: 'HAND_REGISTERED'; readonly player: string; readonly count: number }
+  /** `dealing: TABLE`: play starts with these hands unseen (K21-92). */
+  | { readonly type: 'REGISTRATION_SKIPPED'; readonly players: readonly string[] }
+  /**
+   * The tie-break needs red points of hands the engine has not seen (K21-97): `pending` says how many unseen
+   * cards each tied player has to register.
+   */
+  | {
+    readonly type: 'TIE_BREAK_PENDING'; readonly reason: 'ALL_OUT' | 'BLITZ'; readonly candidates: readonly string[];
+    readonly pending: Readonly<Record<string, number>>;
+  }
+  /** A referee ended the tie-break without the hands: the tied players share the win (K21-97). */
+  | { readonly type: 'TIE_BREAK_SKIPPED'; readonly candidates: readonly string[] }
+  /**
+   * The game is over (K21-71, K21-72, K21-80). `points`: the tied players' red points when a tie-break on
+   * hands decided it.
+   */
+  | {
+    readonly type: 'GAME_OVER'; readonly winners: readonly string[]; readonly lives: Readonly<Record<string, number>>;
+    readonly reason: GameEnd; readonly points?: Readonly<Record<string, number>>;
+  };
 
 /** Why the game ended. */
 export type GameEnd =
@@ -96,5 +122,6 @@ export const EVENT_TYPES: readonly Killer21Event['type'][] = [
   'GAME_STARTED', 'ROUND_DEALT', 'CARD_PLAYED', 'CARDS_DRAWN', 'DRAW_SHORT', 'DECK_RESHUFFLED', 'TURN_SKIPPED',
   'DIRECTION_CHANGED', 'DIRECTION_KEPT', 'TURN_STARTED', 'BUSTED', 'TOTAL_RESET', 'LIFE_LOST', 'KILLER_WINDOW_OPENED',
   'ZERO_IN_TIME', 'ZERO_LATE', 'ZERO_TIED', 'RESPONSE_RULED', 'ANSWER_CONCEDED', 'KILLER_WINDOW_CLOSED',
-  'KILLER_SETTLED', 'PLAYER_OUT', 'ROUND_WON', 'GAME_OVER',
+  'KILLER_SETTLED', 'PLAYER_OUT', 'ROUND_WON', 'HAND_REGISTERED', 'REGISTRATION_SKIPPED', 'TIE_BREAK_PENDING',
+  'TIE_BREAK_SKIPPED', 'GAME_OVER',
 ];

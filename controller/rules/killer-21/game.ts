@@ -4,6 +4,7 @@
 import type { GameDefinition } from '../game-definition.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 import { killer21Engine } from './engine.ts';
+import { handOf, hiddenIn, type Killer21State } from './state.ts';
 
 export const killer21Game: GameDefinition = {
   id: 'killer-21',
@@ -20,7 +21,11 @@ export const killer21Game: GameDefinition = {
   tableKeys: ['pileStation', 'chips'],
   // Killer-21 events carry no hidden information (a draw is a count; a zero kept in a hand has no card id).
   publicEvent: (event) => event,
-  requests: ['next-round'],
+  requests: ['next-round', 'simulated-hand'],
+  knownHand(state, player) {
+    const s = state as Killer21State;
+    return { cards: [...handOf(s, player)], complete: hiddenIn(s, player) === 0 };
+  },
   simulation: {
     playerIds: ['A', 'B', 'C', 'D', 'E', 'F', 'G'],
     variants: { standard: { variant: 'STANDARD' }, blitz: { variant: 'BLITZ' } },

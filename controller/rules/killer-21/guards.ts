@@ -8,6 +8,8 @@ import type { Killer21State } from './state.ts';
 function phaseRejection(state: Killer21State): K21Rejection | null {
   if (state.phase === 'GAME_OVER') return refuse('GAME_OVER', 'the game has ended');
   if (state.phase === 'ROUND_OVER') return refuse('ROUND_OVER', 'the round has ended: next-round deals the next one');
+  if (state.phase === 'DEALING') return refuse('REGISTERING', 'the hands dealt at the table are being registered: register them or skip');
+  if (state.phase === 'SCORING') return refuse('TIE_BREAK', 'the tied players register their hands for the tie-break');
   return null;
 }
 

@@ -10,14 +10,17 @@ export { EVENT_TYPES, type Killer21Event, type LossReason, type WindowEnd, type 
 export { parseAction, ACTION_TYPES } from './actions.ts';
 export type {
   Killer21Action, PlayAction, CannotPlayAction, RespondAction, CloseWindowAction, RuleResponseAction, NextRoundAction,
-  ActionError,
+  RegisterHandAction, SkipRegistrationAction, ActionError,
 } from './actions.ts';
 export { DEFAULT_CONFIG, resolveConfig } from './config.ts';
-export type { Killer21Config, Hits, AfterBust, AllOutPolicy, Variant } from './config.ts';
+export type { Killer21Config, Hits, AfterBust, AllOutPolicy, Variant, Dealing } from './config.ts';
 export type {
-  Killer21State, Phase, PileRecord, KillerWindow, Answer, AnswerStatus, Direction, LifeLoss,
+  Killer21State, Phase, PileRecord, KillerWindow, Answer, AnswerStatus, Direction, LifeLoss, HiddenCards, Scoring,
 } from './state.ts';
-export type { Killer21View, Killer21PublicView, Killer21PlayerView, Killer21OmniscientView, PublicPlayer, PublicKillerWindow } from './view.ts';
+export { handCount, hiddenIn, deckCount } from './state.ts';
+export type {
+  Killer21View, Killer21PublicView, Killer21PlayerView, Killer21OmniscientView, PublicPlayer, PublicKillerWindow, PublicScoring,
+} from './view.ts';
 export {
   allCards, cardInfo, redValue, redPoints, isRedZero, BLUE_KINDS, RED_VALUES, CARD_KINDS, DEFAULT_DECK,
   type CardInfo, type CardKind, type BlueKind, type DeckComposition,

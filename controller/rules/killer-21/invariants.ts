@@ -4,7 +4,7 @@
  */
 import { allCards, inDeck } from './cards.ts';
 import { LIMIT } from './playable.ts';
-import type { Killer21State } from './state.ts';
+import { handCount, hiddenIn, type Killer21State } from './state.ts';
 
 function cardPlaces(state: Killer21State, out: string[]): void {
   const seen = new Map<string, string>();
@@ -17,7 +17,30 @@ function cardPlaces(state: Killer21State, out: string[]): void {
   for (const p of state.players) for (const c of state.hands[p] ?? []) put(c, `hand of ${p}`);
   for (const c of state.deck) put(c, 'the deck');
   for (const r of state.pile) put(r.card, 'the pile');
+  for (const c of state.hidden?.cards ?? []) put(c, 'the unseen cards');
   for (const c of allCards(state.config.deck)) if (!seen.has(c)) out.push(`card ${c} is nowhere`);
+}
+
+/** K21-90..98: the unseen cards are exactly the ones the counts say are in hands and the deck. */
+function unseen(state: Killer21State, out: string[]): void {
+  const h = state.hidden;
+  if (h === undefined || h === null) {
+    if (state.config.dealing === 'TABLE') out.push('a table-dealt game without its unseen cards');
+    return;
+  }
+  if (state.config.dealing !== 'TABLE') out.push('unseen cards in a game the engine dealt');
+  if (state.deck.length > 0) out.push('a table-dealt game with a known deck');
+  let inHands = 0;
+  for (const [p, n] of Object.entries(h.inHand)) {
+    if (!state.players.includes(p)) out.push(`unseen cards counted for ${p}, not a player`);
+    if (!Number.isInteger(n) || n < 0) out.push(`${p} holds ${n} unseen cards`);
+    if (n > 0 && (state.lives[p] ?? 0) === 0) out.push(`${p} is out but holds unseen cards`);
+    inHands += n;
+  }
+  if (!Number.isInteger(h.deck) || h.deck < 0) out.push(`the deck holds ${h.deck} unseen cards`);
+  if (inHands + h.deck !== h.cards.length) {
+    out.push(`${h.cards.length} unseen cards, but hands hold ${inHands} and the deck ${h.deck}`);
+  }
 }
 
 function players(state: Killer21State, out: string[]): void {
@@ -27,11 +50,12 @@ function players(state: Killer21State, out: string[]): void {
       out.push(`${p} has ${lives} lives, outside 0..${state.config.lives}`);
     }
     const outOfGame = (lives ?? 0) === 0;
-    if (outOfGame && (state.hands[p] ?? []).length > 0) out.push(`${p} is out but holds cards`);
+    if (outOfGame && handCount(state, p) > 0) out.push(`${p} is out but holds cards`);
     if (outOfGame !== state.out.includes(p)) out.push(`${p}: lives ${lives} disagree with the out list`);
   }
   const live = state.players.filter((p) => (state.lives[p] ?? 0) > 0);
-  if (state.phase !== 'GAME_OVER' && live.length < (state.config.variant === 'BLITZ' ? state.players.length : 2)) {
+  const decided = state.phase === 'GAME_OVER' || state.phase === 'SCORING';
+  if (!decided && live.length < (state.config.variant === 'BLITZ' ? state.players.length : 2)) {
     out.push(`${live.length} players left but the game is not over`);
   }
 }
@@ -41,12 +65,21 @@ function phase(state: Killer21State, out: string[]): void {
   const onTurn = state.turn !== null && (state.lives[state.turn] ?? 0) > 0;
   switch (state.phase) {
     case 'TURN':
-      if (!onTurn) out.push(`TURN phase but ${state.turn ?? 'nobody'} is not a player with lives`);
-      if (state.killer !== null) out.push('TURN phase with a Killer window');
+    case 'DEALING':
+      if (!onTurn) out.push(`${state.phase} phase but ${state.turn ?? 'nobody'} is not a player with lives`);
+      if (state.killer !== null) out.push(`${state.phase} phase with a Killer window`);
       for (const p of state.players) {
-        if ((state.lives[p] ?? 0) > 0 && (state.hands[p] ?? []).length === 0) out.push(`${p} is in with an empty hand mid-round`);
+        if ((state.lives[p] ?? 0) > 0 && handCount(state, p) === 0) out.push(`${p} is in with an empty hand mid-round`);
       }
+      if (state.phase === 'DEALING' && state.players.every((p) => hiddenIn(state, p) === 0)) out.push('DEALING with every hand registered');
       break;
+    case 'SCORING': {
+      const s = state.scoring;
+      if (s === undefined || s === null) out.push('SCORING without a tie-break');
+      else if (Object.keys(s.pending).length === 0) out.push('SCORING with no hand left to register');
+      if (state.turn !== null || state.killer !== null) out.push('SCORING with a turn or a Killer window');
+      break;
+    }
     case 'KILLER': {
       const w = state.killer;
       if (w === null) {
@@ -63,12 +96,14 @@ function phase(state: Killer21State, out: string[]): void {
       break;
   }
   if ((state.phase === 'GAME_OVER') !== (state.winners.length > 0)) out.push('winners are set iff the game is over');
+  if (state.phase !== 'SCORING' && state.scoring !== undefined && state.scoring !== null) out.push(`${state.phase} with a tie-break`);
 }
 
 /** Every broken invariant, one line each. */
 export function checkInvariants(state: Killer21State): string[] {
   const out: string[] = [];
   cardPlaces(state, out);
+  unseen(state, out);
   players(state, out);
   phase(state, out);
   return out;

@@ -5,7 +5,9 @@
  * interval, never by arrival order (K21-33): inside → in time; wholly after → late (back to the hand, K21-37);
  * straddling → a tie that a referee rules on (K21-34). The window ends at its deadline (`close-window` from
  * the runtime's timer) or as soon as everyone has answered; then those without a zero in time lose a life,
- * the total resets and play continues after the Killer's player (K21-36).
+ * the total resets and play continues after the Killer's player (K21-36). With cards dealt at the table, any
+ * unseen red 0 answers for a player who holds unseen cards; a late or tied one goes back to a hand the engine
+ * then knows it is in (K21-96).
  */
 import { inDeck, isRedZero } from './cards.ts';
 import type { Killer21Event, WindowEnd } from './events.ts';
@@ -13,8 +15,10 @@ import { windowRejection } from './guards.ts';
 import { settle, type Loss } from './moment.ts';
 import { refuse } from './rejections.ts';
 import {
-  activePlayers, draft, handOf, withEntry, type Answer, type Draft, type K21Outcome, type Killer21State, type KillerWindow,
+  activePlayers, draft, handCount, handOf, withEntry, type Answer, type Draft, type HiddenCards, type K21Outcome,
+  type Killer21State, type KillerWindow,
 } from './state.ts';
+import { mayHoldUnseen, seeFromHand } from './unseen.ts';
 import { applied } from '../common/outcome.ts';
 import type { CloseWindowAction, RespondAction, RuleResponseAction } from './actions.ts';
 
@@ -27,10 +31,18 @@ function removeCard(hand: readonly string[], card: string): string[] {
   return i < 0 ? hand.slice() : [...hand.slice(0, i), ...hand.slice(i + 1)];
 }
 
+/** A zero the engine had not seen becomes a known card of `player`'s hand (it stays there: late or tied). */
+function reveal(d: Draft, player: string, card: string): void {
+  if (handOf(d, player).includes(card)) return;
+  d.hidden = seeFromHand(d.hidden as HiddenCards, player, card);
+  d.hands = withEntry(d.hands, player, [...handOf(d, player), card]);
+}
+
 /** A zero moves from the hand to the pile, and the answer is recorded as in time. */
 function zeroDown(d: Draft, w: KillerWindow, player: string, card: string, at?: number, u?: number): Draft {
   const timing = { ...(at === undefined ? {} : { at }), ...(u === undefined ? {} : { uncertaintyMs: u }) };
-  d.hands = withEntry(d.hands, player, removeCard(handOf(d, player), card));
+  if (handOf(d, player).includes(card)) d.hands = withEntry(d.hands, player, removeCard(handOf(d, player), card));
+  else d.hidden = seeFromHand(d.hidden as HiddenCards, player, card);
   d.pile = [...d.pile, { card, by: player, kind: 'ZERO', ...(at === undefined ? {} : { at }) }];
   d.killer = withAnswer(w, player, { status: 'ZERO', card, ...timing });
   return d;
@@ -45,7 +57,7 @@ function settleWindow(d: Draft, w: KillerWindow, events: Killer21Event[]): Draft
   const losses: Loss[] = withoutZero.map((p) => ({ player: p, reason: 'KILLER' }));
   // K21-52: the Killer's player with an empty hand, and anyone whose zero was their last card, went out.
   const shedders = d.players.filter((p) => (p === w.by || withZero.includes(p)) && (d.lives[p] ?? 0) > 0
-    && handOf(d, p).length === 0);
+    && handCount(d, p) === 0);
   d.killer = null;
   d.total = 0;
   return settle(d, losses, shedders, { kind: 'NEXT', from: w.by, steps: 1 }, events);
@@ -72,7 +84,7 @@ function progress(d: Draft, events: Killer21Event[]): Draft {
 export function openWindow(d: Draft, player: string, at: number | undefined, events: Killer21Event[]): Draft {
   const hits = d.config.killerHits;
   // Everyone still in with cards in hand (K21-Q-8, K21-Q-11: a player who went out with the Killer is spared).
-  const required = activePlayers(d).filter((p) => (hits === 'EVERYONE' || p !== player) && handOf(d, p).length > 0);
+  const required = activePlayers(d).filter((p) => (hits === 'EVERYONE' || p !== player) && handCount(d, p) > 0);
   const deadline = at === undefined ? null : at + d.config.killerWindowMs;
   const answers: Record<string, Answer> = {};
   for (const p of required) answers[p] = { status: 'PENDING' };
@@ -96,7 +108,8 @@ export function respondAction(state: Killer21State, action: RespondAction): K21O
   if (answer === undefined) return refuse('NOT_REQUIRED', `${action.player} does not have to answer this Killer`);
   if (answer.status !== 'PENDING') return refuse('ALREADY_ANSWERED', `${action.player} has already answered`);
   if (!inDeck(state.config.deck, action.card)) return refuse('UNKNOWN_CARD', `${action.card} is not a card of this deck`);
-  if (!handOf(state, action.player).includes(action.card)) return refuse('CARD_NOT_IN_HAND', `${action.player} does not hold ${action.card}`);
+  const held = handOf(state, action.player).includes(action.card) || mayHoldUnseen(state, action.player, action.card);
+  if (!held) return refuse('CARD_NOT_IN_HAND', `${action.player} does not hold ${action.card}`);
   if (!isRedZero(action.card)) return refuse('NOT_A_ZERO', `${action.card} is not a red 0`);
   if (w.deadline !== null && action.at === undefined) return refuse('NEEDS_TIME', 'the window is timed: say when the zero landed');
   const events: Killer21Event[] = [];
@@ -110,9 +123,11 @@ export function respondAction(state: Killer21State, action: RespondAction): K21O
       ...(at === undefined ? {} : { at }), ...(action.uncertaintyMs === undefined ? {} : { uncertaintyMs: action.uncertaintyMs }),
     });
   } else if (at - u > w.deadline) {
+    reveal(s, action.player, action.card);
     s.killer = withAnswer(w, action.player, { status: 'LATE', card: action.card, at, uncertaintyMs: u });
     events.push({ type: 'ZERO_LATE', player: action.player, at, uncertaintyMs: u, lateByMs: at - w.deadline });
   } else {
+    reveal(s, action.player, action.card);
     s.killer = withAnswer(w, action.player, { status: 'TIE', card: action.card, at, uncertaintyMs: u });
     events.push({ type: 'ZERO_TIED', player: action.player, at, uncertaintyMs: u, deadline: w.deadline });
   }

@@ -4,11 +4,12 @@
  * Then, in this order: players at 0 lives leave (K21-70); the game may be over (K21-71, K21-72, K21-80); a
  * player who went out ends the round (K21-50..52); otherwise the turn moves on.
  */
-import { redPoints } from './cards.ts';
 import { returnToDeck } from './deck.ts';
-import type { GameEnd, Killer21Event, LossReason } from './events.ts';
+import type { Killer21Event, LossReason } from './events.ts';
+import { awaitHands, breakTie, endGame, type Decision } from './game-end.ts';
 import { nextActive } from './seats.ts';
-import { activePlayers, handOf, LOSS_HISTORY, type Draft, type Killer21State, type LifeLoss } from './state.ts';
+import { activePlayers, hiddenIn, LOSS_HISTORY, withEntry, type Draft, type Killer21State, type LifeLoss } from './state.ts';
+import { hideInDeck } from './unseen.ts';
 
 /** One life to take. */
 export interface Loss {
@@ -21,26 +22,20 @@ export type Continuation =
   | { readonly kind: 'NEXT'; readonly from: string; readonly steps: 1 | 2 }
   | { readonly kind: 'SAME'; readonly player: string };
 
-function lowestHandPoints(state: Killer21State, candidates: readonly string[]): string[] {
-  const points = (p: string): number => redPoints(handOf(state, p));
-  const best = Math.min(...candidates.map(points));
-  return candidates.filter((p) => points(p) === best);
-}
-
 /** Who has won, if the game is over after this moment (hands not yet returned). */
-function gameEnd(state: Killer21State, newlyOut: readonly string[]): { winners: string[]; reason: GameEnd } | null {
+function gameEnd(state: Killer21State, newlyOut: readonly string[]): Decision | null {
   if (state.config.variant === 'BLITZ') {
     if (newlyOut.length === 0) return null;
     // K21-80: most lives; then the smallest sum of red cards in hand; then shared.
     const most = Math.max(...state.players.map((p) => state.lives[p] ?? 0));
-    return { winners: lowestHandPoints(state, state.players.filter((p) => (state.lives[p] ?? 0) === most)), reason: 'BLITZ' };
+    return breakTie(state, state.players.filter((p) => (state.lives[p] ?? 0) === most), 'BLITZ');
   }
   const left = activePlayers(state);
-  if (left.length === 1) return { winners: left, reason: 'LAST_PLAYER' };
+  if (left.length === 1) return { kind: 'DECIDED', winners: left, reason: 'LAST_PLAYER' };
   if (left.length > 1) return null;
   // K21-72: everyone left lost their last life in this moment.
-  const winners = state.config.allOutPolicy === 'HAND_POINTS' ? lowestHandPoints(state, newlyOut) : [...newlyOut];
-  return { winners, reason: 'ALL_OUT' };
+  if (state.config.allOutPolicy === 'HAND_POINTS') return breakTie(state, newlyOut, 'ALL_OUT');
+  return { kind: 'DECIDED', winners: [...newlyOut], reason: 'ALL_OUT' };
 }
 
 function takeLives(d: Draft, losses: readonly Loss[], events: Killer21Event[]): void {
@@ -58,8 +53,29 @@ function takeLives(d: Draft, losses: readonly Loss[], events: Killer21Event[]): 
   d.losses = history.length > LOSS_HISTORY ? history.slice(-LOSS_HISTORY) : history;
 }
 
+/** K21-98: a table-dealt game returns a leaving player's cards to the deck unseen (known and unseen alike). */
+function leaveUnseen(d: Draft, newlyOut: readonly string[], events: Killer21Event[]): void {
+  let hidden = d.hidden;
+  if (hidden === undefined || hidden === null) return;
+  const hands: Record<string, readonly string[]> = { ...d.hands };
+  for (const p of newlyOut) {
+    const known = hands[p] ?? [];
+    const unseen = hiddenIn(d, p);
+    hidden = hideInDeck(d, { ...hidden, inHand: withEntry(hidden.inHand, p, 0), deck: hidden.deck + unseen }, known);
+    hands[p] = [];
+    events.push({ type: 'PLAYER_OUT', player: p, returned: known.length + unseen });
+  }
+  d.hidden = hidden;
+  d.hands = hands;
+  d.out = [...d.out, ...newlyOut];
+}
+
 function leave(d: Draft, newlyOut: readonly string[], events: Killer21Event[]): void {
   if (newlyOut.length === 0) return;
+  if (d.hidden !== undefined && d.hidden !== null) {
+    leaveUnseen(d, newlyOut, events);
+    return;
+  }
   let deck = d.deck;
   let rng = d.rng;
   const hands: Record<string, readonly string[]> = { ...d.hands };
@@ -111,14 +127,7 @@ export function settle(
   const newlyOut = before.filter((p) => (d.lives[p] ?? 0) === 0);
   const end = gameEnd(d, newlyOut);
   leave(d, newlyOut, events);
-  if (end !== null) {
-    events.push({ type: 'GAME_OVER', winners: end.winners, lives: d.lives, reason: end.reason });
-    d.phase = 'GAME_OVER';
-    d.turn = null;
-    d.killer = null;
-    d.winners = end.winners;
-    return d;
-  }
+  if (end !== null) return end.kind === 'DECIDED' ? endGame(d, end.winners, end.reason, events) : awaitHands(d, end.scoring, events);
   if (shedders.length > 0) {
     const winners = d.players.filter((p) => immune.has(p));
     events.push({ type: 'ROUND_WON', round: d.round, winners });

@@ -29,6 +29,11 @@ export const K21_REJECTIONS = {
   ROUND_OVER: 'The round has ended; nothing is played until `next-round` (K21-53).',
   ROUND_NOT_OVER: 'The round is still being played.',
   GAME_OVER: 'The game has ended; nothing more can be played (K21-71, K21-80).',
+  REGISTERING: 'The cards were dealt at the table and hands are being registered: play starts once every hand is registered or registration is skipped (K21-91, K21-92).',
+  TIE_BREAK: 'The game is decided but for the tie-break: the tied players register their hands (K21-97).',
+  NOT_REGISTERING: 'No hand is being registered now: only right after a table deal, or for a tie-break at the end (K21-91, K21-97).',
+  BAD_HAND: 'Those cards cannot be the hand: a wrong count, a card listed twice, or a card the table has seen elsewhere (K21-91).',
+  HAND_ALREADY_KNOWN: 'That player has nothing left to register (K21-91, K21-97).',
 } as const;
 
 /** A rejection code of this engine. */

@@ -1,7 +1,8 @@
 /**
  * Setting up (K21-3..6) and dealing each round (K21-4, K21-53): every card is gathered and shuffled with the
  * seeded generator, each player still in gets `handSize` cards, one at a time from the player after the
- * dealer, and the rest is the face-down deck. The first player sits after (to the left of) the dealer.
+ * dealer, and the rest is the face-down deck. The first player sits after (to the left of) the dealer. With
+ * `dealing: TABLE` people deal a real deck instead (table-deal.ts).
  */
 import { applied } from '../common/outcome.ts';
 import { seedRng, shuffle } from '../common/rng.ts';
@@ -12,9 +13,11 @@ import { beginTurn } from './moment.ts';
 import { refuse } from './rejections.ts';
 import { nextActive } from './seats.ts';
 import { activePlayers, type Draft, type K21Outcome, type Killer21State } from './state.ts';
+import { dealTable } from './table-deal.ts';
 
 /** Deals round `state.round + 1` with `dealer` dealing. */
 export function dealRound(state: Killer21State, dealer: string, events: Killer21Event[]): Draft {
+  if (state.config.dealing === 'TABLE') return dealTable(state, dealer, events);
   const [cards, rng] = shuffle(state.rng, allCards(state.config.deck));
   const first = nextActive(state, dealer, 1, 1);
   const active = activePlayers(state);
@@ -62,6 +65,8 @@ export function newGame(config: Killer21Config, seed: number | string): { state:
     winners: [],
     losses: [],
     reshuffles: 0,
+    hidden: null,
+    scoring: null,
   };
   const events: Killer21Event[] = [{ type: 'GAME_STARTED', players: config.players, lives: config.lives, variant: config.variant }];
   const state = dealRound(initial, initial.dealer, events);

@@ -14,12 +14,15 @@ import { checkInvariants } from './invariants.ts';
 import { LIMIT } from './playable.ts';
 import { refuse, type K21RejectionCode } from './rejections.ts';
 import { nextActive } from './seats.ts';
-import type { Direction, Killer21State, PileRecord } from './state.ts';
+import type { Direction, HiddenCards, Killer21State, Phase, PileRecord } from './state.ts';
 
 type Obj = Record<string, unknown>;
 type Result = Outcome<Killer21State, Killer21Event, K21RejectionCode>;
 
-const KEYS = new Set(['players', 'config', 'seed', 'lives', 'hands', 'pile', 'deck', 'rest', 'total', 'turn', 'dealer', 'direction', 'round']);
+const KEYS = new Set([
+  'players', 'config', 'seed', 'lives', 'hands', 'pile', 'deck', 'rest', 'total', 'turn', 'dealer', 'direction', 'round',
+  'unseen', 'phase',
+]);
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -127,6 +130,40 @@ function intIn(v: unknown, min: number, max: number): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 }
 
+/**
+ * `dealing: TABLE` (C-K.3): `unseen` gives how many cards each player holds that the table has not seen; every
+ * card the description does not place is unseen, and what the hands do not hold of them is the deck.
+ */
+function hiddenOf(
+  raw: Obj, config: Killer21Config, lives: Record<string, number>, unplaced: string[], errors: string[],
+): HiddenCards | null {
+  if (config.dealing !== 'TABLE') {
+    if (raw.unseen !== undefined) errors.push('unseen: only with config.dealing "TABLE"');
+    return null;
+  }
+  if (raw.deck !== undefined) errors.push('deck: a table-dealt game has no known deck (the cards not placed are unseen)');
+  if (raw.rest !== undefined) errors.push('rest: a table-dealt game puts the cards not placed among the unseen ones');
+  const inHand: Record<string, number> = {};
+  for (const p of config.players) inHand[p] = 0;
+  if (raw.unseen !== undefined && !isObj(raw.unseen)) errors.push('unseen: an object of player → count');
+  for (const [p, n] of Object.entries(isObj(raw.unseen) ? raw.unseen : {})) {
+    if (!config.players.includes(p)) errors.push(`unseen.${p}: not a player`);
+    else if (!intIn(n, 0, 999)) errors.push(`unseen.${p}: a whole number of cards`);
+    else if (n > 0 && lives[p] === 0) errors.push(`unseen.${p}: ${p} is out and holds no cards`);
+    else inHand[p] = n;
+  }
+  const held = Object.values(inHand).reduce((a, b) => a + b, 0);
+  if (held > unplaced.length) errors.push(`unseen: the hands hold ${held} unseen cards but only ${unplaced.length} cards are not placed`);
+  return { cards: unplaced, inHand, deck: Math.max(0, unplaced.length - held) };
+}
+
+function phaseOf(raw: Obj, config: Killer21Config, errors: string[]): Phase {
+  if (raw.phase === undefined || raw.phase === 'TURN') return 'TURN';
+  if (raw.phase === 'DEALING' && config.dealing === 'TABLE') return 'DEALING';
+  errors.push('phase: "TURN", or "DEALING" with config.dealing "TABLE"');
+  return 'TURN';
+}
+
 function build(raw: Obj, errors: string[]): Killer21State | null {
   for (const k of Object.keys(raw)) if (!KEYS.has(k)) errors.push(`${k}: unknown key`);
   const config = configOf(raw, errors);
@@ -183,7 +220,10 @@ function build(raw: Obj, errors: string[]): Killer21State | null {
   const fullPile: PileRecord[] = rest === 'PILE'
     ? [...unplaced.map((card): PileRecord => ({ card, by: null, kind: 'PLAY' })), ...pile.filter((r) => r.card !== '')]
     : pile.filter((r) => r.card !== '');
-  const fullDeck = rest === 'PILE' ? listedDeck : [...listedDeck, ...unplaced];
+  const hidden = hiddenOf(raw, config, lives, unplaced, errors);
+  const phase = phaseOf(raw, config, errors);
+  const fullDeck = hidden !== null || rest === 'PILE' ? listedDeck : [...listedDeck, ...unplaced];
+  const count = (p: string): number => (hands[p]?.length ?? 0) + (hidden?.inHand[p] ?? 0);
   const total = raw.total ?? 0;
   if (!intIn(total, 0, LIMIT)) errors.push(`total: a whole number 0..${LIMIT}`);
   const round = raw.round ?? 1;
@@ -195,7 +235,7 @@ function build(raw: Obj, errors: string[]): Killer21State | null {
   if (config.variant === 'BLITZ' && out.length > 0) errors.push('lives: in Blitz a player at 0 lives has ended the game');
   if (config.players.length - out.length < 2) errors.push('lives: at least two players need lives');
   for (const p of config.players) {
-    const n = hands[p]?.length ?? 0;
+    const n = count(p);
     if (lives[p] === 0 && n > 0) errors.push(`hands.${p}: ${p} is out and holds no cards`);
     if ((lives[p] ?? 0) > 0 && n === 0) errors.push(`hands.${p}: a player with lives holds cards mid-round`);
   }
@@ -205,8 +245,8 @@ function build(raw: Obj, errors: string[]): Killer21State | null {
   if (errors.length > 0) return null;
   return {
     game: 'killer-21', config, players: config.players, rng: seedRng(seed as number | string), round: round as number,
-    dealer, turn: turn as string, direction, total: total as number, phase: 'TURN', lives, hands, deck: fullDeck, pile: fullPile,
-    killer: null, roundWinners: [], out, winners: [], losses: [], reshuffles: 0,
+    dealer, turn: turn as string, direction, total: total as number, phase, lives, hands, deck: fullDeck, pile: fullPile,
+    killer: null, roundWinners: [], out, winners: [], losses: [], reshuffles: 0, hidden, scoring: null,
   };
 }
 

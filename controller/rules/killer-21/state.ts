@@ -2,8 +2,9 @@
  * The Killer-21 game state (docs/rules/killer-21.md §3): plain JSON, never mutated. Each action returns a new
  * state that shares every untouched array and object with the old one.
  *
- * Where cards are: every card id of the composition is in exactly one of `hands[p]`, `deck` or `pile`
- * (checked by `checkInvariants`). A zero that landed late or is waiting for a ruling is still in its hand.
+ * Where cards are: every card id of the composition is in exactly one of `hands[p]`, `deck`, `pile` or, when
+ * the cards were dealt at the table (`dealing: TABLE`), `hidden.cards` (checked by `checkInvariants`). A zero
+ * that landed late or is waiting for a ruling is still in its hand.
  */
 import type { Outcome } from '../common/outcome.ts';
 import type { Rng } from '../common/rng.ts';
@@ -15,12 +16,22 @@ export type Direction = 1 | -1;
 
 /** What may happen now. */
 export type Phase =
+  /**
+   * `dealing: TABLE`: the cards were dealt at the table; players may register their hands (lay them on their
+   * pads) before `turn`, who plays first, starts (C-K.3, K21-90..92).
+   */
+  | 'DEALING'
   /** `turn` plays a card or says "I can't" (K21-10). */
   | 'TURN'
   /** The Killer's window is open or waiting for rulings (K21-30..37). */
   | 'KILLER'
   /** A player went out; waiting for `next-round` (K21-53). */
   | 'ROUND_OVER'
+  /**
+   * The game is decided but for a tie-break on the red points of hands the engine has not seen (K21-72,
+   * K21-80 with `dealing: TABLE`): the tied players register their hands (K21-97).
+   */
+  | 'SCORING'
   /** One player (or a shared group) is left (K21-71, K21-72, K21-80). */
   | 'GAME_OVER';
 
@@ -73,6 +84,33 @@ export interface KillerWindow {
   readonly closed: boolean;
 }
 
+/**
+ * What a table-dealt game (`dealing: TABLE`, C-K.3) does not know: the cards nobody has seen since they were
+ * dealt or shuffled, which are somewhere in the players' hands or the face-down deck. The engine knows only
+ * how many of them each hand holds and how many the deck holds.
+ */
+export interface HiddenCards {
+  /** The unseen cards, in canonical order (`allCards`): in no known hand, not in `deck`, not on the pile. */
+  readonly cards: readonly string[];
+  /** How many unseen cards each player holds besides the known ones in `hands[p]`. */
+  readonly inHand: Readonly<Record<string, number>>;
+  /** How many unseen cards are in the face-down deck. */
+  readonly deck: number;
+}
+
+/** The tie-break that waits for hands (K21-97): who is tied, why, and what is known of their red points. */
+export interface Scoring {
+  readonly reason: 'ALL_OUT' | 'BLITZ';
+  /** The tied players, in seat order. */
+  readonly candidates: readonly string[];
+  /** Red points known so far (the known part of each hand, plus registered cards). */
+  readonly points: Readonly<Record<string, number>>;
+  /** Unseen cards each candidate still has to register. */
+  readonly pending: Readonly<Record<string, number>>;
+  /** Cards registered during the tie-break (none may be claimed twice). */
+  readonly registered: readonly string[];
+}
+
 /** One lost life, for the dashboard's history. */
 export interface LifeLoss {
   readonly player: string;
@@ -90,7 +128,10 @@ export interface Killer21State {
   /** The current round, 1-based. */
   readonly round: number;
   readonly dealer: string;
-  /** Who is on turn; null outside TURN and KILLER (in KILLER it is the Killer's player). */
+  /**
+   * Who is on turn; null outside TURN, KILLER and DEALING (in KILLER it is the Killer's player, in DEALING the
+   * player who plays first).
+   */
   readonly turn: string | null;
   readonly direction: Direction;
   /** The running total, 0..21 (K21-11, K21-62). */
@@ -114,6 +155,13 @@ export interface Killer21State {
   readonly losses: readonly LifeLoss[];
   /** How often the deck has been rebuilt from the pile this game (K21-60). */
   readonly reshuffles: number;
+  /**
+   * `dealing: TABLE`: the cards the engine has not seen. Absent or null when the engine deals (it then knows
+   * every card; states saved before table dealing existed have no such field).
+   */
+  readonly hidden?: HiddenCards | null;
+  /** The tie-break waiting for hands, in SCORING; absent or null otherwise. */
+  readonly scoring?: Scoring | null;
 }
 
 /** How many lost lives the state remembers for the dashboard. */
@@ -129,9 +177,24 @@ export function activePlayers(state: Pick<Killer21State, 'players' | 'lives'>): 
   return state.players.filter((p) => (state.lives[p] ?? 0) > 0);
 }
 
-/** The hand of `player` (empty for a player who is out). */
+/** The cards of `player`'s hand the engine knows (empty for a player who is out). */
 export function handOf(state: Pick<Killer21State, 'hands'>, player: string): readonly string[] {
   return state.hands[player] ?? [];
+}
+
+/** How many of `player`'s cards the engine has not seen (always 0 when the engine dealt). */
+export function hiddenIn(state: Pick<Killer21State, 'hidden'>, player: string): number {
+  return state.hidden?.inHand[player] ?? 0;
+}
+
+/** How many cards `player` holds, seen or not. */
+export function handCount(state: Pick<Killer21State, 'hands' | 'hidden'>, player: string): number {
+  return (state.hands[player]?.length ?? 0) + hiddenIn(state, player);
+}
+
+/** How many cards the face-down deck holds, seen or not. */
+export function deckCount(state: Pick<Killer21State, 'deck' | 'hidden'>): number {
+  return state.deck.length + (state.hidden?.deck ?? 0);
 }
 
 /**

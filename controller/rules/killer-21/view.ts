@@ -6,11 +6,13 @@
  * scenarios, sealed logs) adds everything. Scenario `state` paths address the omniscient view.
  */
 import type { Viewer } from '../common/viewer.ts';
-import type { Killer21Config, Variant } from './config.ts';
+import type { Dealing, Killer21Config, Variant } from './config.ts';
 import { LIMIT } from './playable.ts';
-import type {
-  AnswerStatus, Direction, Killer21State, KillerWindow, LifeLoss, Phase, PileRecord,
+import {
+  deckCount, handCount, hiddenIn, type AnswerStatus, type Direction, type HiddenCards, type Killer21State, type KillerWindow,
+  type LifeLoss, type Phase, type PileRecord, type Scoring,
 } from './state.ts';
+import { unregistered } from './table-deal.ts';
 
 /** How many cards under the top the public view shows. */
 const RECENT = 6;
@@ -22,6 +24,8 @@ export interface PublicPlayer {
   readonly lives: number;
   readonly out: boolean;
   readonly handCount: number;
+  /** `dealing: TABLE`: how many of those cards the table has not seen (0 when the engine dealt). */
+  readonly unseenCount: number;
   readonly dealer: boolean;
   readonly onTurn: boolean;
 }
@@ -44,10 +48,23 @@ export interface PublicKillerWindow {
   readonly closed: boolean;
 }
 
+/** The tie-break waiting for hands (K21-97), without the points (they come with GAME_OVER). */
+export interface PublicScoring {
+  readonly reason: Scoring['reason'];
+  readonly candidates: readonly string[];
+  /** Unseen cards each tied player still has to register. */
+  readonly pending: Readonly<Record<string, number>>;
+}
+
 /** What may be published. */
 export interface Killer21PublicView {
   readonly game: 'killer-21';
   readonly variant: Variant;
+  /** Who dealt: the engine, or people at the table (C-K.3). */
+  readonly dealing: Dealing;
+  /** DEALING: the players whose dealt hand is not registered yet, in seat order. */
+  readonly registering: readonly string[];
+  readonly scoring: PublicScoring | null;
   readonly phase: Phase;
   readonly round: number;
   readonly total: number;
@@ -74,6 +91,7 @@ export interface Killer21PublicView {
 /** The public view plus the viewer's own hand. */
 export interface Killer21PlayerView extends Killer21PublicView {
   readonly you: string;
+  /** The cards of the hand the engine knows (with `dealing: TABLE`, `unseenCount` more may be in it). */
   readonly hand: readonly string[];
 }
 
@@ -86,6 +104,8 @@ export interface Killer21OmniscientView extends Omit<Killer21PublicView, 'killer
   readonly killer: KillerWindow | null;
   readonly reshuffles: number;
   readonly config: Killer21Config;
+  readonly hidden: HiddenCards | null;
+  readonly scoringState: Scoring | null;
 }
 
 /** Any Killer-21 view. */
@@ -105,13 +125,21 @@ function publicWindow(w: KillerWindow | null, windowMs: number): PublicKillerWin
   return { by: w.by, at: w.at, deadline: w.deadline, windowMs, required: w.required, answers, closed: w.closed };
 }
 
+function publicScoring(s: Scoring | null | undefined): PublicScoring | null {
+  return s === undefined || s === null ? null : { reason: s.reason, candidates: s.candidates, pending: s.pending };
+}
+
 function publicView(state: Killer21State): Killer21PublicView {
   const handCounts: Record<string, number> = {};
-  for (const p of state.players) handCounts[p] = state.hands[p]?.length ?? 0;
+  for (const p of state.players) handCounts[p] = handCount(state, p);
   const pile = state.pile;
   return {
     game: 'killer-21',
     variant: state.config.variant,
+    // A state saved before table dealing existed has no such option: the engine dealt it.
+    dealing: (state.config as Partial<Killer21Config>).dealing ?? 'ENGINE',
+    registering: state.phase === 'DEALING' ? unregistered(state) : [],
+    scoring: publicScoring(state.scoring),
     phase: state.phase,
     round: state.round,
     total: state.total,
@@ -121,11 +149,11 @@ function publicView(state: Killer21State): Killer21PublicView {
     dealer: state.dealer,
     players: state.players.map((id, seat) => ({
       id, seat, lives: state.lives[id] ?? 0, out: (state.lives[id] ?? 0) <= 0, handCount: handCounts[id] ?? 0,
-      dealer: id === state.dealer, onTurn: id === state.turn,
+      unseenCount: hiddenIn(state, id), dealer: id === state.dealer, onTurn: id === state.turn,
     })),
     lives: state.lives,
     handCounts,
-    deckCount: state.deck.length,
+    deckCount: deckCount(state),
     pileCount: pile.length,
     top: pile[pile.length - 1] ?? null,
     recent: pile.slice(-RECENT),
@@ -155,6 +183,8 @@ export function viewOf(state: Killer21State, viewer: Viewer): Killer21View {
         killer: state.killer,
         reshuffles: state.reshuffles,
         config: state.config,
+        hidden: state.hidden ?? null,
+        scoringState: state.scoring ?? null,
       };
   }
 }

@@ -5,6 +5,7 @@ import type { GameDefinition } from '../game-definition.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 import { zipZapEngine } from './engine.ts';
 import { toPublicEvent, type ZipZapEvent } from './events.ts';
+import type { ZipZapState } from './state.ts';
 
 export const zipZapGame: GameDefinition = {
   id: 'zip-zap',
@@ -22,6 +23,11 @@ export const zipZapGame: GameDefinition = {
   // Drops the ORACLE's private stuck knowledge and the cards of refused plays.
   publicEvent: (event) => toPublicEvent(event as ZipZapEvent),
   requests: ['declare-stuck', 'next-round', 'simulated-hand'],
+  knownHand(state, player) {
+    const s = state as ZipZapState;
+    const complete = s.handKnown[player] === true;
+    return { cards: complete ? [...(s.hands[player] ?? [])] : [], complete };
+  },
   simulation: {
     playerIds: ['A', 'B', 'C', 'D', 'E', 'F'],
     variants: { penalty: { scoringMode: 'PENALTY' }, wins: { scoringMode: 'WINS' } },

@@ -9,7 +9,8 @@
  *   player still has to answer (otherwise nobody can tell whose it is);
  * - the seat's ZAP button is "I can't" (`cannot-play`): a bust on the player's turn, "I have no red 0" in a
  *   Killer window; after a round it deals the next one;
- * - chips on a seat pad are counted against the engine's lives (chips.ts).
+ * - chips on a seat pad are counted against the engine's lives (chips.ts);
+ * - cards dealt at the table (`dealing: TABLE`): a hand laid on its seat pad is registered (registration.ts).
  */
 import type { SensorEvent, StationId } from '../../hardware/interface.ts';
 import { isRedZero, type Killer21State } from '../../rules/killer-21/index.ts';
@@ -19,6 +20,7 @@ import type { Pads } from '../pads/pad-state.ts';
 import { describeItem } from '../registry/items.ts';
 import { lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
 import { chipIntents, type ChipSettings } from './chips.ts';
+import { registrationByButton, registrationByPad } from './registration.ts';
 
 export interface Killer21TableContext {
   readonly seatOfStation: Readonly<Record<StationId, string>>;
@@ -42,8 +44,14 @@ function respond(player: string, card: string, event: SensorEvent): Intent {
   return action({ type: 'respond', player, card, at: landing.at, uncertaintyMs });
 }
 
-function buttonIntents(state: Killer21State, player: string, at: number): Intent[] {
+function buttonIntents(
+  state: Killer21State, pads: Pads, event: SensorEvent, player: string, ctx: Killer21TableContext,
+): Intent[] {
+  const at = event.time.hostUs / 1000;
   switch (state.phase) {
+    case 'DEALING':
+    case 'SCORING':
+      return registrationByButton(state, pads, event.station, player, ctx.registry, at);
     case 'TURN':
     case 'KILLER':
       return [action({ type: 'cannot-play', player, at })];
@@ -66,13 +74,30 @@ function pileCard(state: Killer21State, card: string, event: SensorEvent): Inten
       message: `${card} landed on the pile during the Killer: put a red 0 on your own pad, so the table knows whose it is`,
     }];
   }
+  if (state.phase === 'DEALING') {
+    return [{
+      kind: 'notice', code: 'REGISTERING', station: event.station,
+      message: `${card} landed on the pile while hands are registered: lay your hand on your own pad, or skip registration`,
+    }];
+  }
   return [];
 }
 
-function seatCard(state: Killer21State, card: string, event: SensorEvent, player: string): Intent[] {
-  if (state.phase === 'KILLER') return [respond(player, card, event)];
-  if (state.phase === 'TURN') return [action({ type: 'play', player, card, at: landingOf(event).at })];
-  return [];
+function seatCard(
+  state: Killer21State, card: string, event: SensorEvent, player: string, pads: Pads, ctx: Killer21TableContext,
+): Intent[] {
+  switch (state.phase) {
+    case 'KILLER':
+      return [respond(player, card, event)];
+    case 'TURN':
+      return [action({ type: 'play', player, card, at: landingOf(event).at })];
+    case 'DEALING':
+    case 'SCORING':
+      return registrationByPad(state, pads, event.station, player, ctx.registry, event.time.hostUs / 1000);
+    case 'ROUND_OVER':
+    case 'GAME_OVER':
+      return [];
+  }
 }
 
 /** Decisions for one sensor event (`padsAfter` already includes it, `padsBefore` does not). */
@@ -83,7 +108,7 @@ export function k21EventIntents(
   const chips = player === undefined ? [] : chipIntents(state, padsBefore, padsAfter, event, player, ctx.registry, ctx.chips);
   switch (event.kind) {
     case 'button-pressed':
-      return player === undefined ? [] : buttonIntents(state, player, event.time.hostUs / 1000);
+      return player === undefined ? [] : buttonIntents(state, padsAfter, event, player, ctx);
     case 'weight-settled':
     case 'tag-left':
       return chips;
@@ -99,5 +124,5 @@ export function k21EventIntents(
   if (item.kind !== 'k21') return [{ kind: 'notice', code: 'WRONG_ITEM', message: `${describeItem(item)} on a Killer-21 pad`, station: event.station }];
   if (event.station === ctx.pileStation) return pileCard(state, item.card, event);
   if (player === undefined) return [{ kind: 'notice', code: 'NOT_A_SEAT', message: `${event.station} is not a seat of this table`, station: event.station }];
-  return seatCard(state, item.card, event, player);
+  return seatCard(state, item.card, event, player, padsAfter, ctx);
 }

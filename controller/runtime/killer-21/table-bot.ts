@@ -66,6 +66,12 @@ export function k21BotStep(state: Killer21State, seat: BotSeat, ctx: BotContext,
     case 'ROUND_OVER':
       if (firstBot) ctx.press(seat.station);
       return;
+    case 'DEALING':
+    case 'SCORING':
+      // A simulated table has no physical hands to lay down: the first bot plays on without them, as a referee
+      // would (`skip-registration`); the bots then play unseen cards, which the engine checks by the counts.
+      if (firstBot) ctx.act({ type: 'skip-registration' });
+      return;
     case 'GAME_OVER':
       return;
   }

@@ -28,6 +28,13 @@ const gameOver = run(scenario({ players: ['A', 'B'], lives: { B: 1 }, hands: { A
   type: 'play', player: 'A', card: 'LIFE-1',
 }).state;
 
+// Cards dealt at the table (C-K.3): waiting for hands, and a Blitz tie-break on unseen hands.
+const dealing = ok(e.setup({ players: P4, dealing: 'TABLE' }, 1)).state;
+const tieBreak = run(scenario({
+  players: ['A', 'B', 'C'], config: { dealing: 'TABLE', variant: 'BLITZ' }, lives: { C: 1 }, hands: { A: ['LIFE', 'R5'] },
+  unseen: { A: 1, B: 2, C: 1 },
+}), { type: 'play', player: 'A', card: 'LIFE-1' }).state;
+
 type Case = readonly [code: string, outcome: () => { ok: boolean; code?: string }];
 
 const CASES: readonly Case[] = [
@@ -60,6 +67,11 @@ const CASES: readonly Case[] = [
   ['ROUND_OVER', () => e.apply(roundOver, { type: 'play', player: 'B', card: 'R2-1' })],
   ['ROUND_NOT_OVER', () => e.apply(turn, { type: 'next-round' })],
   ['GAME_OVER', () => e.apply(gameOver, { type: 'next-round' })],
+  ['REGISTERING', () => e.apply(dealing, { type: 'play', player: 'A', card: 'R1-1' })],
+  ['TIE_BREAK', () => e.apply(tieBreak, { type: 'cannot-play', player: 'B' })],
+  ['NOT_REGISTERING', () => e.apply(turn, { type: 'skip-registration' })],
+  ['BAD_HAND', () => e.apply(dealing, { type: 'register-hand', player: 'A', cards: ['R1-1'] })],
+  ['HAND_ALREADY_KNOWN', () => e.apply(tieBreak, { type: 'register-hand', player: 'C', cards: ['R1-1'] })],
 ];
 
 describe('rejection codes', () => {

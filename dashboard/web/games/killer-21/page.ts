@@ -121,7 +121,10 @@ export class Killer21Page implements Page {
       chips(p.lives, p.out),
       h('span', { class: 'k21-hand' },
         h('span', { class: 'count', 'data-testid': `k21-count-${p.id}` }, String(p.handCount)),
-        p.handCount === 1 ? ' card' : ' cards')))));
+        p.handCount === 1 ? ' card' : ' cards',
+        // Cards dealt at the table (C-K.3): how many of them no reader has seen yet.
+        p.unseenCount > 0 ? h('span', { class: 'muted', 'data-testid': `k21-unseen-${p.id}` }, ` (${p.unseenCount} unseen)`) : null,
+        view.registering.includes(p.id) ? h('span', { class: 'badge sim' }, 'registering') : null)))));
   }
 
   private result(view: Killer21PublicView): HTMLElement | null {

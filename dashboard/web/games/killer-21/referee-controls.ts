@@ -1,7 +1,8 @@
 /**
  * The referee's Killer-21 controls: close the Killer window (an untimed one, or a timed one the table's timer
  * has not closed), rule on a red 0 whose landing interval straddles the deadline — with its figures, as Zip-Zap's
- * tie ruling (K21-34) — and deal the next round. Each is the engine's action through the `action` request
+ * tie ruling (K21-34) — deal the next round, and with cards dealt at the table skip the hands' registration or
+ * a tie-break on unseen hands (K21-92, K21-97). Each is the engine's action through the `action` request
  * (docs/rules-engine.md, Killer-21 actions); disabled controls say why.
  */
 import { h, replace } from '../../dom.ts';
@@ -42,6 +43,13 @@ export class Killer21RefereeControls implements GamePart {
             this.action('next round', { type: 'next-round' });
           },
         }, 'Deal the next round'), why('k21-next-why', nextWhy)),
+      view.phase !== 'DEALING' && view.phase !== 'SCORING' ? null : h('div', { class: 'row' },
+        h('button', {
+          type: 'button', 'data-testid': 'k21-skip-registration',
+          onclick: () => {
+            void this.skip(view.phase === 'SCORING');
+          },
+        }, view.phase === 'SCORING' ? 'End the tie-break: the tied players share the win' : 'Skip registration: play with unseen hands')),
       w === null || tied.length === 0 ? null : h('div', { class: 'tie-ruling', 'data-testid': 'k21-tie-ruling' },
         tied.map((p) => h('div', { class: 'row' },
           h('p', { 'data-testid': `k21-tie-figures-${p}` }, zeroTieSentence(p, w, namer(this.kit.ctx))),
@@ -59,11 +67,18 @@ export class Killer21RefereeControls implements GamePart {
           }, `${seatName(this.kit.ctx, p)}: late`)))));
   }
 
+  private async skip(tieBreak: boolean): Promise<void> {
+    if (tieBreak && !await this.kit.confirm('End the tie-break without the hands? The tied players share the win.')) return;
+    this.action(tieBreak ? 'end the tie-break' : 'skip registration', { type: 'skip-registration' });
+  }
+
   update(): void {
     const view = k21View(this.kit.ctx);
     if (view === undefined) return;
     // Rebuilt only when what it shows changes, so focus stays on a button across live updates.
-    const signature = JSON.stringify([view.phase, view.round, view.total, view.turn, view.killer, view.roundWinners]);
+    const signature = JSON.stringify([
+      view.phase, view.round, view.total, view.turn, view.killer, view.roundWinners, view.registering, view.scoring,
+    ]);
     if (signature === this.signature) return;
     this.signature = signature;
     this.render(view);

@@ -42,6 +42,12 @@ export function bannerText(view: Killer21PublicView, n: Namer = ID): string {
     }
     case 'GAME_OVER':
       return `Game over — ${view.winners.length === 1 ? 'winner' : 'winners'}: ${view.winners.length === 0 ? 'nobody' : names(view.winners, n)}`;
+    case 'DEALING':
+      return `Dealt at the table: ${names(view.registering, n)} — lay your hand on your pad, or the referee skips`;
+    case 'SCORING': {
+      const waiting = Object.keys(view.scoring?.pending ?? {});
+      return `Tie-break on the red points in hand: ${names(waiting, n)} — lay your hand on your pad`;
+    }
   }
 }
 
@@ -139,7 +145,7 @@ export function describeK21Event(e: PublicEventJson, n: Namer = ID): string {
     case 'DIRECTION_CHANGED': return `Direction: ${e.direction === 1 ? 'clockwise' : 'counter-clockwise'}`;
     case 'DIRECTION_KEPT': return 'Reverse with two players: the direction stays, the other player plays';
     case 'TURN_STARTED': return `${n(str(e.player))}'s turn (total ${str(e.total)})`;
-    case 'BUSTED': return `${n(str(e.player))} cannot play at ${str(e.total)}: bust`;
+    case 'BUSTED': return `${n(str(e.player))} cannot play at ${str(e.total)}: bust${e.trusted === true ? ' (unseen cards: taken on trust)' : ''}`;
     case 'TOTAL_RESET': return 'The total goes back to 0';
     case 'LIFE_LOST': return `${n(str(e.player))} loses a life (${lossText(str(e.reason))}): ${str(e.lives)} left`;
     case 'KILLER_WINDOW_OPENED': return `KILLER by ${n(str(e.by))}! ${Array.isArray(e.required) ? names(e.required as string[], n) : ''} must answer with a red 0`;
@@ -159,6 +165,10 @@ export function describeK21Event(e: PublicEventJson, n: Namer = ID): string {
     case 'PLAYER_OUT': return `${n(str(e.player))} is out of the game`;
     case 'ROUND_WON': return `${Array.isArray(e.winners) ? names(e.winners as string[], n) : ''} went out: round ${str(e.round)} won`;
     case 'GAME_OVER': return `Game over (${GAME_END[str(e.reason)] ?? str(e.reason)}): ${Array.isArray(e.winners) ? names(e.winners as string[], n) : ''}`;
+    case 'HAND_REGISTERED': return `${n(str(e.player))}'s hand registered (${str(e.count)} cards)`;
+    case 'REGISTRATION_SKIPPED': return `Registration skipped${Array.isArray(e.players) && e.players.length > 0 ? `: ${names(e.players as string[], n)} play with unseen hands` : ''}`;
+    case 'TIE_BREAK_PENDING': return `Tie-break on red points: ${Array.isArray(e.candidates) ? names(e.candidates as string[], n) : ''} lay their hands on their pads`;
+    case 'TIE_BREAK_SKIPPED': return `Tie-break skipped by the referee: ${Array.isArray(e.candidates) ? names(e.candidates as string[], n) : ''} share the win`;
     case 'ACTION_REFUSED': return `${str(e.action)} refused: ${str(e.code)} — ${refusalText(str(e.code), typeof e.message === 'string' ? e.message : undefined)}`;
     case 'NOTICE': {
       const who = typeof e.player === 'string' ? `${n(e.player)}: ` : typeof e.station === 'string' ? `${e.station}: ` : '';
@@ -178,7 +188,9 @@ export function overviewLine(view: Killer21PublicView, n: Namer = ID): { game: s
   const phase = view.phase === 'GAME_OVER' ? `game over, ${view.winners.length === 0 ? 'no winner' : `won by ${names(view.winners, n)}`}`
     : view.phase === 'ROUND_OVER' ? `round ${view.round} over`
       : view.phase === 'KILLER' ? `round ${view.round}, KILLER window`
-        : `round ${view.round}, ${view.turn === null ? '—' : n(view.turn)} to play, total ${view.total}`;
+        : view.phase === 'DEALING' ? `round ${view.round}, registering hands`
+          : view.phase === 'SCORING' ? 'tie-break on hands'
+            : `round ${view.round}, ${view.turn === null ? '—' : n(view.turn)} to play, total ${view.total}`;
   return {
     game: `Killer-21${view.variant === 'BLITZ' ? ' (Blitz)' : ''}`,
     players: view.players.map((p) => `${n(p.id)} (${p.out ? 'out' : `${p.lives} ${p.lives === 1 ? 'life' : 'lives'}`})`).join(', '),
