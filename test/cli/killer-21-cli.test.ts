@@ -34,7 +34,7 @@ describe('zaptable and Killer-21', () => {
     expect((await run('simulate', '--game', 'killer-21', '--players', '8')).code).toBe(2);
     const badVariant = await run('simulate', '--game', 'killer-21', '--variant', 'pro');
     expect(badVariant.code).toBe(2);
-    expect(badVariant.err).toContain('--variant for killer-21 must be standard or blitz');
+    expect(badVariant.err).toContain('--variant for killer-21 must be standard, blitz or table-deal');
     expect((await run('simulate', '--game', 'chess')).err).toContain('killer-21');
   });
 

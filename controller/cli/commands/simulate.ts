@@ -9,8 +9,13 @@ import type { GameId } from '../../rules/engine.ts';
 import { intOption, parse, UsageError } from '../args.ts';
 import type { Output } from '../output.ts';
 
+/** "a", "a or b", "a, b or c". */
+function either(words: readonly string[]): string {
+  return words.length <= 2 ? words.join(' or ') : `${words.slice(0, -1).join(', ')} or ${words.at(-1) ?? ''}`;
+}
+
 const gameLines = GAMES.map((g) => {
-  const variants = Object.keys(g.simulation.variants).map((v) => (v === g.simulation.defaultVariant ? `${v} (default)` : v)).join(' or ');
+  const variants = either(Object.keys(g.simulation.variants).map((v) => (v === g.simulation.defaultVariant ? `${v} (default)` : v)));
   return { players: `${g.id} ${g.seats[0]}-${g.seats[1]}`, variants: `${g.id}: ${variants}` };
 });
 
@@ -30,7 +35,7 @@ same games (compare the fingerprint).
 function variantConfig(game: GameId, variant: string | undefined): Readonly<Record<string, unknown>> {
   const sim = getGame(game).simulation;
   const chosen = sim.variants[variant ?? sim.defaultVariant];
-  if (chosen === undefined) throw new UsageError(`--variant for ${game} must be ${Object.keys(sim.variants).join(' or ')}, got "${variant}"`);
+  if (chosen === undefined) throw new UsageError(`--variant for ${game} must be ${either(Object.keys(sim.variants))}, got "${variant}"`);
   return chosen;
 }
 

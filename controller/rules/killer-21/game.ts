@@ -28,7 +28,10 @@ export const killer21Game: GameDefinition = {
   },
   simulation: {
     playerIds: ['A', 'B', 'C', 'D', 'E', 'F', 'G'],
-    variants: { standard: { variant: 'STANDARD' }, blitz: { variant: 'BLITZ' } },
+    // `table-deal`: the cards dealt at the table (C-K.3): bots skip registration and play unseen cards by the counts.
+    variants: {
+      standard: { variant: 'STANDARD' }, blitz: { variant: 'BLITZ' }, 'table-deal': { variant: 'STANDARD', dealing: 'TABLE' },
+    },
     defaultVariant: 'standard',
   },
   demo: { label: '4 players', config: { players: ['Ada', 'Ben', 'Cleo', 'Dan'] } },
