@@ -15,7 +15,8 @@ import type { BoardSpec, Colour, Loc, MoveOption } from './types.ts';
 
 export const COLOUR_HEX: Readonly<Record<Colour, string>> = { RED: '#d7263d', GREEN: '#1b998b', BLUE: '#2e5eaa', YELLOW: '#f4c430' };
 export const COLOUR_NAME: Readonly<Record<Colour, string>> = { RED: 'red', GREEN: 'green', BLUE: 'blue', YELLOW: 'yellow' };
-const COLOURS: readonly Colour[] = ['RED', 'GREEN', 'BLUE', 'YELLOW'];
+/** The seat colours, in the board's (and the new-game form's) order. */
+export const COLOURS: readonly Colour[] = ['RED', 'GREEN', 'BLUE', 'YELLOW'];
 
 const R = 360;
 const VIEW = 540;

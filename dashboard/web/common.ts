@@ -124,6 +124,11 @@ export function resultLine(): ResultLine {
   };
 }
 
+/** A select's options: the values, shown as their labels where given. */
+export function options(values: readonly string[], labels?: readonly string[]): HTMLOptionElement[] {
+  return values.map((v, i) => h('option', { value: v }, labels?.[i] ?? v));
+}
+
 export function field(label: string, control: HTMLElement, id: string): HTMLElement {
   control.id = id;
   return h('div', { class: 'field' }, h('label', { for: id }, label), control);

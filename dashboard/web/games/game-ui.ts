@@ -1,10 +1,12 @@
 /**
- * What the dashboard knows of one game: its page, and optionally its line on the overview, its simulator panel,
- * its referee controls and its new-game options. Every part is looked up by the game id in `registry.ts`, so the
- * router, the overview, the simulator page and the referee page name no game (adding a game is one folder under
- * `games/` plus one line in the registry; docs/adding-a-game.md).
+ * What the dashboard knows of one game: its page, its line on the overview, its simulator panel, its referee
+ * controls and its new-game options, every part required. Every part is looked up by the game id in
+ * `registry.ts`, so the router, the overview, the simulator page and the referee page name no game (adding a game
+ * is one folder under `games/` plus one line in the registry; docs/adding-a-game.md). A test
+ * (test/dashboard/game-registry.test.ts) fails if a file outside `games/<id>/` names a game id.
  */
 import type { ControlResult } from '../api.ts';
+import type { NameOf } from '../names.ts';
 import type { Page, PageContext } from '../page.ts';
 import type { BridgeSeat } from '../types.ts';
 
@@ -20,6 +22,16 @@ export interface SimulatorKit {
   readonly ctx: PageContext;
   /** The seats with their stations: from `bridge/tables` when published, else `seat-N` in player order. */
   seats(players: readonly string[]): BridgeSeat[];
+  /**
+   * Sends a `simulate` request and shows the table's verdict in the page's result line (a panel that shows
+   * outcomes itself, as Killer-21's, sends its own requests instead).
+   */
+  simulate(what: string, params: Record<string, unknown>): Promise<void>;
+  /**
+   * The line above the seats: what the table waits for, so a person sitting in for a seat sees when it is their
+   * turn; `you` marks it as waiting for a seat played from the simulator. Left empty if the panel never sets it.
+   */
+  waiting(text: string, you?: boolean): void;
 }
 
 /** A game's part of a page that lives as long as the page: built once, updated from the store. */
@@ -45,6 +57,29 @@ export interface VariantChoice {
   readonly label: string;
 }
 
+/** What the new-game form offers for the running game before anyone edits it. */
+export interface RunningGame {
+  readonly variant?: string;
+  readonly players: readonly string[];
+}
+
+/** The referee page's new-game form for a game. */
+export interface NewGameForm {
+  /** The config key the "Variant" select sets, and its choices. */
+  readonly key: string;
+  readonly variants: readonly VariantChoice[];
+  /**
+   * The seat colours the game takes, sent as `config.colours` (player → value); absent: the game takes none and
+   * the form's colour selects are disabled for it.
+   */
+  readonly colours?: readonly VariantChoice[];
+  /**
+   * The running game's variant and players from its public view, to pre-fill the form; absent: the form offers
+   * the table's configured seats (`bridge/tables`).
+   */
+  readonly running?: (view: unknown) => RunningGame;
+}
+
 export interface GameUi {
   /** The engine's game id (`state.game`). */
   readonly id: string;
@@ -52,14 +87,14 @@ export interface GameUi {
   readonly title: string;
   /** The game page of `#/table/<id>`. */
   readonly page: (ctx: PageContext) => Page;
-  /** The overview's lines; absent: the overview's own (legacy) code for the game. */
-  readonly overview?: (view: unknown) => OverviewLine;
-  /** The simulator panel's seats part; absent: the simulator page's own (legacy) code. */
-  readonly simulator?: (kit: SimulatorKit) => GamePart;
-  /** The referee page's live controls; absent: the referee page's own (legacy) code. */
-  readonly referee?: (kit: RefereeKit) => GamePart;
-  /** The new-game form's variants and the config key they set. */
-  readonly newGame?: { readonly key: string; readonly variants: readonly VariantChoice[] };
+  /** The overview card's game, players and phase lines, from the public view (`nameOf`: the seats' names). */
+  readonly overview: (view: unknown, nameOf: NameOf) => OverviewLine;
+  /** The simulator page's seats part, while the game runs. */
+  readonly simulator: (kit: SimulatorKit) => GamePart;
+  /** The referee page's live controls, while the game runs. */
+  readonly referee: (kit: RefereeKit) => GamePart;
+  /** The new-game form's variants (and seat colours, and how it pre-fills from the running game). */
+  readonly newGame: NewGameForm;
 }
 
 export type { ControlResult };

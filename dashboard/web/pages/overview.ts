@@ -4,16 +4,17 @@
  */
 import { statusBadge } from '../common.ts';
 import { h, replace } from '../dom.ts';
+import type { OverviewLine } from '../games/game-ui.ts';
 import { gameUi } from '../games/registry.ts';
 import type { LiveStore, TableData } from '../live-client.ts';
 import { namesOf, type NameOf } from '../names.ts';
-import type { BuzzerView, ZappView, ZipZapPublicView } from '../types.ts';
+import type { BuzzerView } from '../types.ts';
 
 const BUZZER_PHASE: Readonly<Record<string, string>> = {
   idle: 'not armed', reading: 'reading the question', armed: 'armed', judging: 'judging', decided: 'decided', closed: 'answered',
 };
 
-function buzzerLine(v: BuzzerView): { game: string; players: string; phase: string } {
+function buzzerLine(v: BuzzerView): OverviewLine {
   const name = (id: string): string => v.contestants.find((c) => c.id === id)?.name ?? id;
   const result = v.tie !== null ? `, tie: ${v.tie.members.map(name).join(' and ')}`
     : v.winners.length > 0 && (v.phase === 'decided' || v.phase === 'closed') ? `, won by ${v.winners.map(name).join(', ')}` : '';
@@ -24,21 +25,14 @@ function buzzerLine(v: BuzzerView): { game: string; players: string; phase: stri
   };
 }
 
-function gameLine(t: TableData, nameOf: NameOf): { game: string; players: string; phase: string } {
+function gameLine(t: TableData, nameOf: NameOf): OverviewLine {
   const state = t.state;
   if (state === undefined) return { game: '—', players: '—', phase: 'no state yet' };
   if (state.mode === 'buzzer') return buzzerLine(state.buzzer);
   if (state.mode !== 'game') return { game: 'no game', players: '—', phase: 'idle' };
-  const registered = gameUi(state.game)?.overview;
-  if (registered !== undefined) return registered(state.view);
-  if (state.game === 'zapp-zerapp') {
-    const v = state.view as unknown as ZappView;
-    const phase = v.winner !== null ? `won by ${nameOf(v.winner)}` : `round ${v.round}, ${v.phase.toLowerCase()}${v.magic === null ? '' : `, magic ${v.magic}`}`;
-    return { game: `Zapp Zerapp (${v.variant.toLowerCase()})`, players: v.players.map((p) => nameOf(p.id)).join(', '), phase };
-  }
-  const v = state.view as unknown as ZipZapPublicView;
-  const mode = v.mode.kind === 'PAUSED' ? `paused (${nameOf(v.mode.controller)}, ${v.mode.cause})` : v.mode.kind.toLowerCase().replace('_', ' ');
-  return { game: 'Zip-Zap', players: v.players.map((p) => `${nameOf(p.id)} (${p.handCount})`).join(', '), phase: `round ${v.round}/${v.roundsTotal}, ${mode}` };
+  // Each game says its own lines (games/<id>/); a game this dashboard does not know is named by its id.
+  const ui = gameUi(state.game);
+  return ui === undefined ? { game: state.game, players: '—', phase: 'not shown by this dashboard' } : ui.overview(state.view, nameOf);
 }
 
 export class OverviewPage {

@@ -2,7 +2,8 @@
  * The referee page against the real controller (a Zapp Zerapp and a Zip-Zap table, bots off): live updates
  * change the page in place — chosen dice, typed text and the keyboard focus survive a roll, three barrels and
  * the reveal, and neither the controls nor the nav are rebuilt; the new-game form is pre-filled from the table;
- * disabled controls say why, to the eye and as their accessible description; the token field asks the
+ * it offers every registered game with its variants, and seat colours (sent as `config.colours`) only to Zapp
+ * Zerapp; disabled controls say why, to the eye and as their accessible description; the token field asks the
  * dashboard (valid, refused — also for a token kept from before a restart); "Announce stuck" sends
  * `announce-stuck` and the table answers it.
  */
@@ -61,6 +62,43 @@ describe('the referee page', () => {
       expect(names).toEqual([...players, ...Array<string>(6 - players.length).fill('')]);
       await page.context().close();
     }
+  });
+
+  it('offers every registered game with its variants, and seat colours only to the game that takes them', async () => {
+    // Without the token: the request goes out (and is refused with UNAUTHORIZED), so its parameters can be read.
+    const { page } = await refereePage(PAGE_TABLES.zip.id);
+    await waitFor(async () => (await page.locator('#ng-game').inputValue()) === 'zip-zap', 'the game pre-filled');
+    const choices = async (selector: string): Promise<string[]> =>
+      page.locator(`${selector} option`).evaluateAll((os) => os.map((o) => {
+        const option = o as unknown as { value: string; textContent: string | null };
+        return `${option.value}=${option.textContent ?? ''}`;
+      }));
+    expect(await choices('#ng-game')).toEqual(['zapp-zerapp=Zapp Zerapp', 'zip-zap=Zip-Zap', 'killer-21=Killer-21']);
+    const colour = page.getByLabel('seat 1 colour');
+    expect(await choices('[aria-label="seat 1 colour"]')).toEqual(['=auto colour', 'RED=red', 'GREEN=green', 'BLUE=blue', 'YELLOW=yellow']);
+    const sent = async (): Promise<Record<string, unknown>> => {
+      const request = page.waitForRequest((r) => r.url().endsWith('/requests/new-game'));
+      await page.getByRole('button', { name: 'Start new game' }).click();
+      await page.locator('#confirm-ok').click();
+      return ((await request).postDataJSON() as { params: Record<string, unknown> }).params;
+    };
+    for (const [game, variants, coloured] of [
+      ['zip-zap', ['PENALTY=penalty points', 'WINS=round wins'], false],
+      ['killer-21', ['STANDARD=standard', 'BLITZ=Blitz'], false],
+      ['zapp-zerapp', ['BASIC=basic', 'PRO=pro'], true],
+    ] as const) {
+      await page.locator('#ng-game').selectOption(game);
+      expect(await choices('#ng-variant'), game).toEqual(variants);
+      expect(await colour.isDisabled(), game).toBe(!coloured);
+      expect(await page.locator('#ng-colour-why').textContent(), game).toBe(coloured ? '' : 'Colours are for Zapp Zerapp only.');
+      if (coloured) await colour.selectOption('BLUE');
+      await page.locator('#ng-variant').selectOption(variants[1].split('=')[0] ?? '');
+      const params = await sent();
+      const key = game === 'zip-zap' ? 'scoringMode' : 'variant';
+      expect(params, game).toMatchObject({ game, players: PAGE_TABLES.zip.players, config: { [key]: variants[1].split('=')[0] } });
+      expect((params.config as Record<string, unknown>).colours, game).toEqual(coloured ? { kim: 'BLUE' } : undefined);
+    }
+    await page.context().close();
   });
 
   it('says why the token is refused, also one kept from before a restart, and when it is valid', async () => {

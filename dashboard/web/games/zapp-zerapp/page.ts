@@ -11,6 +11,16 @@ import { namesOf, type NameOf } from '../../names.ts';
 import type { PageContext } from '../../page.ts';
 import type { MoveOption, ZappView } from '../../types.ts';
 
+/** The engine's id of Zapp Zerapp (`state.game`). */
+export const ZAPP_ZERAPP = 'zapp-zerapp';
+
+/** The running Zapp Zerapp game's public view, or undefined while the table runs something else. */
+export function zappView(ctx: PageContext): ZappView | undefined {
+  const state = ctx.store.table(ctx.table).state;
+  if (state?.mode !== 'game' || state.game !== ZAPP_ZERAPP) return undefined;
+  return state.view as unknown as ZappView;
+}
+
 export const PHASE_TEXT: Readonly<Record<string, string>> = {
   ROLL: 'Roll the dice',
   SELECT: 'Choose and place a barrel',
@@ -178,9 +188,8 @@ export class ZappZerappPage {
 
   update(): void {
     const t = this.ctx.store.table(this.ctx.table);
-    const state = t.state;
-    if (state?.mode !== 'game' || state.game !== 'zapp-zerapp') return;
-    const view = state.view as unknown as ZappView;
+    const view = zappView(this.ctx);
+    if (view === undefined) return;
     this.board.update(view);
     const nameOf = namesOf(this.ctx.store, this.ctx.table);
     replace(this.side, zappHeader(view, nameOf), zappSeats(view, nameOf), zappMoves(view, this.board, undefined, nameOf),

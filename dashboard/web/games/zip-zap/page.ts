@@ -9,20 +9,24 @@ import { namesOf, type NameOf } from '../../names.ts';
 import type { PageContext } from '../../page.ts';
 import { tieSentence } from '../../tie-text.ts';
 import type { ZipZapPublicView } from '../../types.ts';
-import { zipWaitingFor } from '../../zip-waiting.ts';
+import { cardName, SUIT } from './card-names.ts';
+import { zipWaitingFor } from './waiting.ts';
 
-const SUIT: Readonly<Record<string, string>> = { R: 'red', B: 'blue', Y: 'yellow', G: 'green', W: 'wild' };
+/** The engine's id of Zip-Zap (`state.game`). */
+export const ZIP_ZAP = 'zip-zap';
+
+/** The running Zip-Zap game's public view, or undefined while the table runs something else. */
+export function zipView(ctx: PageContext): ZipZapPublicView | undefined {
+  const state = ctx.store.table(ctx.table).state;
+  if (state?.mode !== 'game' || state.game !== ZIP_ZAP) return undefined;
+  return state.view as unknown as ZipZapPublicView;
+}
+
 const CAUSE: Readonly<Record<string, string>> = {
   TEN: 'played a 10: nothing follows a 10',
   ZAP: 'played a ZAP: nothing follows a ZAP',
   STUCK: 'nobody could follow: the player of the top card restarts',
 };
-
-/** A card as people read it: suit word and number, or ZAP. */
-export function cardName(card: string): string {
-  if (card.startsWith('Z')) return 'ZAP';
-  return `${SUIT[card.charAt(0)] ?? card.charAt(0)} ${card.slice(1)}`;
-}
 
 export function cardFace(card: string, size: 'big' | 'small', by?: string | null): HTMLElement {
   const zap = card.startsWith('Z');
@@ -88,9 +92,8 @@ export class ZipZapPage {
 
   update(): void {
     const t = this.ctx.store.table(this.ctx.table);
-    const state = t.state;
-    if (state?.mode !== 'game' || state.game !== 'zip-zap') return;
-    const view = state.view as unknown as ZipZapPublicView;
+    const view = zipView(this.ctx);
+    if (view === undefined) return;
     const zaps = t.events.filter((e) => e.type === 'ZAP_PLAYED').slice(-6).reverse();
     const controller = view.mode.kind === 'PAUSED' ? view.mode.controller : null;
     const nameOf = namesOf(this.ctx.store, this.ctx.table);

@@ -4,8 +4,8 @@
  * as "you", so a person sitting in for a seat sees when the table waits for them (a demo table used to wait
  * minutes for a human seat with no hint).
  */
-import type { NameOf } from './names.ts';
-import type { ZipZapPublicView } from './types.ts';
+import type { NameOf } from '../../names.ts';
+import type { ZipZapPublicView } from '../../types.ts';
 
 export interface WaitingLine {
   readonly text: string;
