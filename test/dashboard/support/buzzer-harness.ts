@@ -8,6 +8,7 @@
  * request message that reached the broker (so "refused without the token" is proven at the broker) and each
  * station's health (online, clock sync).
  */
+import { startOnFreshPorts } from './fresh-ports.ts';
 import { startBrokerObserver, type ObservedHealth, type ObservedRequest } from './broker-observer.ts';
 
 export type { ObservedRequest };
@@ -62,25 +63,17 @@ function synced(h: ObservedHealth | undefined): boolean {
 
 export async function startBuzzerHarness(options: { readonly penaltyMs: number }): Promise<BuzzerHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-buzzer-e2e-'));
-  let app: ControllerApp | undefined;
-  let started: { brokerUrl: string; dashboardUrl?: string } | undefined;
-  // A free port can be taken between the probe and the bind by another test file: try again with new ones.
-  for (let attempt = 1; started === undefined; attempt++) {
+  const { app: running, started } = await startOnFreshPorts(async () => {
     const lines: string[] = [];
-    app = new ControllerApp({
+    const app = new ControllerApp({
       config: configFor(dir, { mqtt: await freePort(), http: await freePort() }, options.penaltyMs),
       say: (line) => {
         lines.push(line);
       },
       dashboard: dashboardFor,
     });
-    try {
-      started = await app.start();
-    } catch (error) {
-      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw new Error(`controller did not start: ${String(error)}\n${lines.join('\n')}`, { cause: error });
-    }
-  }
-  const running = app as ControllerApp;
+    return { lines, start: async () => ({ app, started: await app.start() }) };
+  });
   const dashboardUrl = started.dashboardUrl;
   if (dashboardUrl === undefined) throw new Error('the dashboard did not start');
   const observer = await startBrokerObserver(started.brokerUrl, BUZZER_BASE, CONTROLLER);

@@ -5,6 +5,7 @@
  * started by `dashboardFor`), bots off, with a Zapp Zerapp table `zz`, a Zip-Zap table `zip` and a buzzer
  * table `quiz`. The tests drive the physical world through the `simulate` request, as the simulator panel does.
  */
+import { startOnFreshPorts } from './fresh-ports.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,20 +74,12 @@ function configFor(dir: string, ports: { mqtt: number; http: number }): Zaptable
 
 export async function startPagesHarness(): Promise<PagesHarness> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-pages-e2e-'));
-  let app: ControllerApp | undefined;
-  let started: { brokerUrl: string; dashboardUrl?: string } | undefined;
-  // A free port can be taken between the probe and the bind by another test file: try again with new ones.
-  for (let attempt = 1; started === undefined; attempt++) {
+  const { app: running, started } = await startOnFreshPorts(async () => {
     const lines: string[] = [];
     const config = configFor(dir, { mqtt: await freeLoopbackPort(), http: await freeLoopbackPort() });
-    app = new ControllerApp({ config, say: (line) => lines.push(line), dashboard: dashboardFor });
-    try {
-      started = await app.start();
-    } catch (error) {
-      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw new Error(`controller did not start: ${String(error)}\n${lines.join('\n')}`, { cause: error });
-    }
-  }
-  const running = app as ControllerApp;
+    const app = new ControllerApp({ config, say: (line) => lines.push(line), dashboard: dashboardFor });
+    return { lines, start: async () => ({ app, started: await app.start() }) };
+  });
   const dashboardUrl = started.dashboardUrl;
   if (dashboardUrl === undefined) throw new Error('the dashboard did not start');
   const observer = await startBrokerObserver(started.brokerUrl, PAGES_BASE, CONTROLLER);
