@@ -2,22 +2,27 @@
  * Which Killer-21 refusals may be published as they are (see common/hidden-refusal.ts). The hands are secret:
  * every action that names a card or depends on a hand lists its public gates, the refusals decided from public
  * facts (phase, turn, the seats' lives, the Killer window, the card ids of the deck) before a hand is looked
- * at. Anything after that — not held, over 21, not a zero, could play after all — leaves as HIDDEN_REASON.
+ * at. Anything after that — not held, over 21, not a zero, could play after all, a registered hand that clashes
+ * with what the table has seen — leaves as HIDDEN_REASON.
  */
 import type { Rejection } from '../common/outcome.ts';
 import { publicRefusalOf, type PublicRefusal } from '../common/hidden-refusal.ts';
 
 const SHAPE = ['BAD_ACTION', 'UNKNOWN_FIELD'];
-const TURN_GATES = [...SHAPE, 'GAME_OVER', 'ROUND_OVER', 'KILLER_WINDOW_OPEN', 'NOT_A_PLAYER', 'PLAYER_OUT', 'NOT_YOUR_TURN'];
+// The phase: over, registering the hands dealt at the table, or the tie-break on them (all public).
+const PHASE = ['GAME_OVER', 'ROUND_OVER', 'REGISTERING', 'TIE_BREAK'];
+const TURN_GATES = [...SHAPE, ...PHASE, 'KILLER_WINDOW_OPEN', 'NOT_A_PLAYER', 'PLAYER_OUT', 'NOT_YOUR_TURN'];
 const WINDOW_GATES = [
-  ...SHAPE, 'GAME_OVER', 'ROUND_OVER', 'NO_KILLER_WINDOW', 'NOT_A_PLAYER', 'PLAYER_OUT', 'WINDOW_CLOSED', 'NOT_REQUIRED',
-  'ALREADY_ANSWERED',
+  ...SHAPE, ...PHASE, 'NO_KILLER_WINDOW', 'NOT_A_PLAYER', 'PLAYER_OUT', 'WINDOW_CLOSED', 'NOT_REQUIRED', 'ALREADY_ANSWERED',
 ];
+// Who still has to register, and how many cards, is public (`registering`, `scoring.pending`); which cards is not.
+const REGISTER_GATES = [...SHAPE, 'GAME_OVER', 'NOT_A_PLAYER', 'NOT_REGISTERING', 'PLAYER_OUT', 'HAND_ALREADY_KNOWN'];
 
 const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   play: [...TURN_GATES, 'UNKNOWN_CARD'],
   'cannot-play': [...TURN_GATES, ...WINDOW_GATES],
   respond: [...WINDOW_GATES, 'UNKNOWN_CARD'],
+  'register-hand': REGISTER_GATES,
 };
 
 /** A Killer-21 refusal as it may leave the process. */

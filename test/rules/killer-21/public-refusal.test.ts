@@ -31,6 +31,24 @@ describe('Killer-21 refusals that leave the process', () => {
     expect(published({ type: 'cannot-play', player: 'A' }).code).toBe(HIDDEN_REASON);
   });
 
+  it('hides which registered cards clash with what the table has seen, not who still has to register', () => {
+    const dealt = killer21Engine.setup({ players: ['A', 'B'], dealing: 'TABLE' }, 1);
+    if (!dealt.ok) throw new Error(dealt.message);
+    const b = Array.from({ length: 10 }, (_, i) => `R${i % 8}-${1 + Math.floor(i / 8)}`);
+    const registered = killer21Engine.apply(dealt.state, { type: 'register-hand', player: 'B', cards: b });
+    if (!registered.ok) throw new Error(registered.message);
+    const publish = (action: Killer21Action): { code: string; message: string } => {
+      const outcome = killer21Engine.apply(registered.state, action);
+      if (outcome.ok) throw new Error(`${JSON.stringify(action)} was accepted`);
+      return killer21Engine.publicRejection(action, outcome);
+    };
+    const clash = publish({ type: 'register-hand', player: 'A', cards: [...b.slice(1), 'R5-5'] });
+    expect(clash.code).toBe(HIDDEN_REASON);
+    expect(clash.message).not.toMatch(/R\d-\d/);
+    expect(publish({ type: 'register-hand', player: 'B', cards: b }).code).toBe('HAND_ALREADY_KNOWN');
+    expect(publish({ type: 'play', player: 'A', card: 'R5-5' }).code).toBe('REGISTERING');
+  });
+
   it('keeps refusals decided by public facts', () => {
     expect(published({ type: 'play', player: 'B', card: 'R1-1' }).code).toBe('NOT_YOUR_TURN');
     expect(published({ type: 'play', player: 'Z', card: 'R1-1' }).code).toBe('NOT_A_PLAYER');
