@@ -4,7 +4,7 @@
  * (it must not be given away before `announce-stuck`, ZIP-Q-3, Part C.1), and the card ids of plays that went
  * back to a hand are removed.
  */
-import { ZIP_REJECTIONS } from './rejections.ts';
+import { publicPlayRefusal } from './public-refusal.ts';
 import type { PauseCause, PlayKind, TimedBy } from './state.ts';
 
 /** A contender of a tie as events and views show it. */
@@ -92,8 +92,9 @@ export function toPublicEvent(event: ZipZapEvent): ZipZapEvent | null {
     case 'STUCK_WARNING':
       return null;
     case 'PLAY_REJECTED':
-      // The message may name the card; the catalogue's wording does not.
-      return { ...event, card: null, message: (ZIP_REJECTIONS as Readonly<Record<string, string>>)[event.code] ?? event.code };
+      // A reason that depends on a hand (not held, does not follow) is HIDDEN_REASON, as for a refused request:
+      // probing plays must not tell which cards a hand holds.
+      return { ...event, card: null, ...publicPlayRefusal(event.card, event.code, event.message) };
     case 'TIE_PENDING':
       return { ...event, contenders: event.contenders.map((c) => ({ ...c, card: null })) };
     case 'HAND_REGISTERED':

@@ -7,12 +7,16 @@
  */
 import type { Rejection } from '../common/outcome.ts';
 import { publicRefusalOf, type PublicRefusal } from '../common/hidden-refusal.ts';
+import { cardInfo } from './cards.ts';
+import { ZIP_REJECTIONS } from './rejections.ts';
 
 const PHASE_GATES = ['BAD_ACTION', 'GAME_OVER', 'ROUND_OVER', 'WRONG_PHASE', 'TIE_PENDING'];
 
 const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   play: [...PHASE_GATES, 'NOT_A_PLAYER', 'UNKNOWN_CARD', 'NOT_CONTROLLER'],
-  zap: [...PHASE_GATES, 'NOT_A_PLAYER', 'NOT_CONTROLLER'],
+  // Every ZAP refusal is decided by public facts: the open start, the player's ZAP already on the pile, the top
+  // card and who played it.
+  zap: [...PHASE_GATES, 'NOT_A_PLAYER', 'NOT_CONTROLLER', 'ZAP_CANNOT_OPEN', 'ZAP_ALREADY_USED', 'ZAP_NOT_ON_OWN_CARD'],
   plays: [...PHASE_GATES, 'NOT_A_PLAYER', 'UNKNOWN_CARD'],
   'register-hand': [...PHASE_GATES, 'NOT_A_PLAYER'],
   'score-hand': [...PHASE_GATES, 'NOT_A_PLAYER', 'ROUND_NOT_OVER'],
@@ -25,4 +29,17 @@ const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
 export function publicRejection(action: unknown, rejection: Rejection): PublicRefusal {
   const type = typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined;
   return publicRefusalOf(HIDDEN_ACTIONS, type, rejection);
+}
+
+/**
+ * A play refused inside a batch (the `PLAY_REJECTED` event, the public view's `rejected`) as it may be published:
+ * the same verdict a refused `play` or `zap` request gets, so that watching the refused plays tells no more about
+ * a hand than asking would. A public reason is given in the catalogue's words (the engine's message may name the
+ * card, which went back to the hand).
+ */
+export function publicPlayRefusal(card: string | null, code: string, message: string): PublicRefusal {
+  const type = card === null || cardInfo(card)?.kind === 'ZAP' ? 'zap' : 'play';
+  const refusal = publicRejection({ type }, { ok: false, code, message });
+  if (refusal.code !== code) return refusal;
+  return { code, message: (ZIP_REJECTIONS as Readonly<Record<string, string>>)[code] ?? code };
 }

@@ -7,7 +7,7 @@
 import type { Viewer } from '../common/viewer.ts';
 import type { SolidSuit, Suit } from './cards.ts';
 import type { ZipZapConfig } from './config.ts';
-import { ZIP_REJECTIONS } from './rejections.ts';
+import { publicPlayRefusal } from './public-refusal.ts';
 import { resultOf } from './scoring.ts';
 import type { TieContender } from './events.ts';
 import type { Mode, PlayRecord, RejectedPlay, TiePending, ZipZapState } from './state.ts';
@@ -88,10 +88,6 @@ export interface ZipZapOmniscientView extends Omit<ZipZapPublicView, 'rejected' 
 /** Any Zip-Zap view. */
 export type ZipZapView = ZipZapPublicView | ZipZapPlayerView | ZipZapOmniscientView;
 
-function publicReason(code: string): string {
-  return (ZIP_REJECTIONS as Readonly<Record<string, string>>)[code] ?? code;
-}
-
 function zapUsed(state: ZipZapState, player: string): boolean {
   return state.pile.some((r) => r.kind === 'ZAP' && r.by === player);
 }
@@ -120,10 +116,8 @@ function publicView(state: ZipZapState): ZipZapPublicView {
     suits: state.suits,
     removedSuits: state.removedSuits,
     reserveCount: state.reserveCount,
-    // The message may name the card, which is back in the hand: publish the catalogue's wording instead.
-    rejected: state.rejected.map(({ card: _card, message: _message, ...rest }) => ({
-      ...rest, message: publicReason(rest.code),
-    })),
+    // As the PLAY_REJECTED event is published: no card, and a reason that depends on the hand hidden.
+    rejected: state.rejected.map(({ card, message, ...rest }) => ({ ...rest, ...publicPlayRefusal(card, rest.code, message) })),
     tie: tie === null ? null : {
       contenders: tie.contenders.map(contenderFigures),
       ...tieFigures(state, tie.contenders),
