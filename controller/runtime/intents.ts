@@ -27,7 +27,7 @@ export type NoticeCode =
   | 'WRONG_ITEM'
   /** Killer-21: the chips on a seat pad disagree with the engine's lives (runtime/killer-21/chips.ts). */
   | 'CHIPS_MISMATCH'
-  /** Killer-21 dealt at the table: a card on the pile while hands are being registered (runtime/killer-21/registration.ts). */
+  /** Killer-21 dealt at the table: a card on the pile while hands are registered, after the deal or for a tie-break (runtime/killer-21/card-pads.ts). */
   | 'REGISTERING';
 
 export function action(a: RuntimeAction): Intent {

@@ -56,6 +56,30 @@ describe('example configurations', () => {
     expect(config.dashboard.mqtt.password).toBe('dashboard-password');
   });
 
+  it('killer-21.yaml: a simulated Killer-21 table, three bots and a seat for you, a pile station and tagged chips', () => {
+    const { config } = example('killer-21.yaml');
+    const [table] = config.tables;
+    expect(table?.mode).toBe('killer-21');
+    expect(table?.seats.map((s) => s.bot)).toEqual([true, true, true, false]);
+    expect(table?.pileStation).toBe('pile-1');
+    expect(table?.chips?.countBy).toBe('tags');
+  });
+
+  it('killer-21-table-deal.yaml: a real Killer-21 table dealt by hand, on serial seat stations and a pile station', () => {
+    const { config } = example('killer-21-table-deal.yaml');
+    expect(config.hardware.kind).toBe('serial');
+    const [table] = config.tables;
+    expect(table?.mode).toBe('killer-21');
+    expect(table?.rules).toMatchObject({ dealing: 'TABLE', handSize: 10 });
+    expect(table?.seats.map((s) => [s.station, s.bot])).toEqual([['seat-1', false], ['seat-2', false], ['seat-3', false], ['seat-4', false]]);
+    expect(table?.pileStation).toBe('pile-1');
+    expect(table?.chips?.countBy).toBe('tags');
+    // A value the engine does not know is refused, so the example's `dealing` is really checked.
+    const text = readFileSync(path.join(examplesDir, 'killer-21-table-deal.yaml'), 'utf8').replace(/^( +)dealing: TABLE/m, '$1dealing: BY_HAND');
+    const bad = loadConfig({ file: writeConfig(text), env: ENV, generateSecrets: false });
+    expect(bad.ok ? [] : bad.errors.map((e) => e.path)).toEqual(['tables.0.rules.dealing']);
+  });
+
   it('are printed by `config example`', () => {
     for (const [name, file] of [['simulated', 'simulated.yaml'], ['table-4', 'table-4-seats.yaml'], ['external-mosquitto', 'external-mosquitto.yaml']] as const) {
       const io = memoryOutput();

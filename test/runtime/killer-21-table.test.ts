@@ -5,8 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SensorEvent } from '../../controller/hardware/interface.ts';
-import { killer21Engine, type Killer21State } from '../../controller/rules/killer-21/index.ts';
+import { CARD_KINDS, killer21Engine, type Killer21State } from '../../controller/rules/killer-21/index.ts';
+import type { BotContext } from '../../controller/runtime/games/bot-context.ts';
+import { cardsToRegister } from '../../controller/runtime/killer-21/registration.ts';
 import { killer21Table, KILLER_GRACE_MS } from '../../controller/runtime/killer-21/table.ts';
+import { k21BotStep } from '../../controller/runtime/killer-21/table-bot.ts';
 import { KILLER21_ITEMS, itemKey, type Item } from '../../controller/runtime/registry/items.ts';
 import { enrollTag, EMPTY_REGISTRY, type TagRegistry } from '../../controller/runtime/registry/tag-registry.ts';
 import { TableRuntime } from '../../controller/runtime/table-runtime.ts';
@@ -36,13 +39,19 @@ const SEATS = { 'seat-1': 'A', 'seat-2': 'B', 'seat-3': 'C' };
 
 /** A table in the middle of a game: the scenario set-up (hands named by kind, as in test/scenarios/killer-21). */
 function rig(setup: Record<string, unknown>, options: Record<string, unknown> = {}) {
+  const built = killer21Engine.fromScenario({ players: ['A', 'B', 'C'], ...setup });
+  if (!built.ok) throw new Error(built.message);
+  return rigOn(built.state, options);
+}
+
+/** A table running `initial` (a scenario's state, or a game just set up). */
+function rigOn(initial: Killer21State, options: Record<string, unknown> = {}) {
   const clock = fakeClock();
   const scheduler = manualScheduler(clock);
   const log = memoryLog();
   const publisher = memoryPublisher();
   const lamps = memoryLamps();
-  const built = killer21Engine.fromScenario({ players: ['A', 'B', 'C'], ...setup });
-  if (!built.ok) throw new Error(built.message);
+  const built = { state: initial };
   const tableGame = killer21Table({ seatOfStation: SEATS, pileStation: 'pile', registry: registry(), options });
   const runtime = new TableRuntime(
     { tableId: 't1', game: 'killer-21', players: ['A', 'B', 'C'], seatOfStation: SEATS, rules: {}, nextSeed: () => 1, arbitrationWindowMs: 30, tableGame },
@@ -179,5 +188,196 @@ describe('Killer-21 table runtime', () => {
     const off = rig({ total: 0, hands: { A: ['R1'], B: ['R1'], C: ['R1'] } }, { chips: { countBy: 'off' } });
     off.send({ kind: 'weight-settled', station: 'seat-1', grams: 5 });
     expect(off.events('NOTICE')).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------- dealt at the table (C-K.3)
+
+/** A game just dealt at the table: three hands of three cards the engine has not seen. */
+function tableDeal(): Killer21State {
+  const r = killer21Engine.setup({ players: ['A', 'B', 'C'], dealing: 'TABLE', handSize: 3 }, 1);
+  if (!r.ok) throw new Error(r.message);
+  return r.state;
+}
+
+/** Blitz at the table: A's LIFE card on the pile ends the game in a tie-break on unseen hands (A and B at 4 lives). */
+function blitzTie() {
+  const built = killer21Engine.fromScenario({
+    players: ['A', 'B', 'C'], config: { dealing: 'TABLE', variant: 'BLITZ' }, lives: { C: 1 }, hands: { A: ['LIFE', 'R5'] },
+    unseen: { A: 1, B: 2, C: 1 },
+  });
+  if (!built.ok) throw new Error(built.message);
+  const t = rigOn(built.state);
+  t.send({ kind: 'tag-arrived', station: 'pile', uid: card('LIFE-1') });
+  t.scheduler.advance(2500); // past the lamps' flash for the lives lost
+  return t;
+}
+
+/** Every card id that appears in `text` (a published state or event), quoted or inside a sentence. */
+const CARD_ID = new RegExp(`\\b(${CARD_KINDS.join('|')})-\\d+\\b`, 'g');
+const cardIds = (text: string): string[] => text.match(CARD_ID) ?? [];
+
+describe('Killer-21 dealt at the table: registering the hands', () => {
+  it('registers a hand laid card by card on its pad exactly when the count is complete; chips are not cards', () => {
+    const t = rigOn(tableDeal());
+    expect(t.state().phase).toBe('DEALING');
+    // Every seat still has to lay its hand down: the lamps blink slowly.
+    expect(t.lamps.shown).toMatchObject({ 'seat-1': 'blink-slow', 'seat-2': 'blink-slow', 'seat-3': 'blink-slow' });
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: chip(1) });
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card('R1-1') });
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: chip(2) });
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card('R2-1') });
+    // Two cards and two chips lie there: four tags, but not yet the three cards B was dealt.
+    expect(t.events('HAND_REGISTERED')).toEqual([]);
+    expect(t.log.rows.filter((r) => r.kind === 'action' || r.kind === 'rejected')).toEqual([]);
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card('KILLER-1') });
+    expect(t.events('HAND_REGISTERED')).toEqual([expect.objectContaining({ player: 'B', count: 3 })]);
+    expect(t.state().hands.B).toEqual(['R1-1', 'R2-1', 'KILLER-1']);
+    expect(t.state().phase).toBe('DEALING');
+    expect(t.lamps.shown).toMatchObject({ 'seat-1': 'blink-slow', 'seat-2': 'off', 'seat-3': 'blink-slow' });
+    // Nothing more to register for B: a fourth card and the button change nothing.
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card('R3-1') });
+    t.send({ kind: 'button-pressed', station: 'seat-2', button: 'zap' });
+    expect(t.events('HAND_REGISTERED')).toHaveLength(1);
+    expect(t.events('ACTION_REFUSED')).toEqual([]);
+    // Published: counts, never the cards.
+    const published = JSON.stringify([t.publisher.published, t.publisher.states]);
+    expect(cardIds(published)).toEqual([]);
+    expect(t.publisher.last()).toMatchObject({ dealing: 'TABLE', registering: ['A', 'C'] });
+  });
+
+  it('sends what lies on the pad when the ZAP button is pressed: a wrong count is refused with BAD_HAND and changes nothing', () => {
+    const t = rigOn(tableDeal());
+    t.send({ kind: 'tag-arrived', station: 'seat-1', uid: card('R4-1') });
+    t.send({ kind: 'tag-arrived', station: 'seat-1', uid: card('R5-1') });
+    const before = t.state();
+    t.send({ kind: 'button-pressed', station: 'seat-1', button: 'zap' });
+    // The refusal is published as the engine gave it: the count is public (unseenCount), the player learns why.
+    expect(t.events('ACTION_REFUSED')).toEqual([
+      expect.objectContaining({ action: 'register-hand', code: 'BAD_HAND', message: expect.stringContaining('3 unseen cards, 2 given') as unknown }),
+    ]);
+    expect(t.state()).toBe(before);
+    expect(t.lamps.shown['seat-1']).toBe('blink-slow');
+    // The third card completes it.
+    t.send({ kind: 'tag-arrived', station: 'seat-1', uid: card('R6-1') });
+    expect(t.events('HAND_REGISTERED')).toEqual([expect.objectContaining({ player: 'A', count: 3 })]);
+  });
+
+  // ENGINE BUG, reported to the lead (controller/rules/killer-21/ is not this branch's to change): a refused
+  // `register-hand` is published as the engine wrote it, and BAD_HAND's "seen elsewhere" message names the
+  // cards, so a card of B's registered hand found on A's pad leaves the process by its id (design principle 2).
+  // `register-hand` is not among public-refusal.ts's HIDDEN_ACTIONS. Expected to fail until the engine is fixed;
+  // then this becomes an ordinary `it`.
+  it.fails('refuses a hand holding a card of another registered hand without publishing its id', () => {
+    const t = rigOn(tableDeal());
+    for (const c of ['R1-1', 'R2-1', 'R3-1']) t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card(c) });
+    for (const c of ['R1-1', 'R4-1', 'R5-1']) t.send({ kind: 'tag-arrived', station: 'seat-1', uid: card(c) });
+    expect(t.events('ACTION_REFUSED')).toEqual([expect.objectContaining({ action: 'register-hand' })]);
+    expect(cardIds(JSON.stringify(t.publisher.published))).toEqual([]);
+  });
+
+  it('answers a card on the pile with a REGISTERING notice and no action', () => {
+    const t = rigOn(tableDeal());
+    const before = t.state();
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card('R3-1') });
+    expect(t.events('NOTICE')).toEqual([expect.objectContaining({ code: 'REGISTERING', station: 'pile' })]);
+    expect(t.events('ACTION_REFUSED')).toEqual([]);
+    expect(t.state()).toBe(before);
+    expect(t.log.rows.filter((r) => r.kind === 'action' || r.kind === 'rejected')).toEqual([]);
+  });
+
+  it('starts play when the referee skips, and then takes unseen cards from the pile by the counts', () => {
+    const t = rigOn(tableDeal());
+    for (const c of ['R1-1', 'R2-1', 'R3-1']) t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card(c) });
+    expect(t.runtime.requestAction({ type: 'skip-registration' }, 'referee', false)).toMatchObject({ ok: true });
+    expect(t.events('REGISTRATION_SKIPPED')).toEqual([expect.objectContaining({ players: ['A', 'C'] })]);
+    expect(t.state().phase).toBe('TURN');
+    const first = t.state().turn ?? '';
+    const station = Object.entries(SEATS).find(([, p]) => p === first)?.[0] ?? '';
+    expect(t.lamps.shown[station]).toBe('on');
+    // A card nobody has seen, from the player on turn, whose hand is unseen: accepted.
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card('R4-1') });
+    expect(t.events('CARD_PLAYED')).toEqual([expect.objectContaining({ player: first, card: 'R4-1' })]);
+  });
+});
+
+describe('Killer-21 dealt at the table: the tie-break on unseen hands', () => {
+  it('waits for the tied players\' unseen cards, with their lamps blinking slowly', () => {
+    const t = blitzTie();
+    expect(t.state().phase).toBe('SCORING');
+    expect([cardsToRegister(t.state(), 'A'), cardsToRegister(t.state(), 'B'), cardsToRegister(t.state(), 'C')]).toEqual([1, 2, 0]);
+    expect(t.lamps.shown).toMatchObject({ 'seat-1': 'blink-slow', 'seat-2': 'blink-slow', 'seat-3': 'off' });
+    expect(t.publisher.last()).toMatchObject({ phase: 'SCORING', scoring: { candidates: ['A', 'B'], pending: { A: 1, B: 2 } } });
+  });
+
+  it('registers the unseen part of a whole hand laid on the pad (the known cards are left out), then decides', () => {
+    const t = blitzTie();
+    const known = held(t.state(), 'A', 'R5');
+    // A lays the whole hand down: the red 5 the engine knows, and the one card it has not seen.
+    t.send({ kind: 'tag-arrived', station: 'seat-1', uid: card(known) });
+    expect(t.events('HAND_REGISTERED')).toEqual([]);
+    t.send({ kind: 'tag-arrived', station: 'seat-1', uid: card('R2-1') });
+    expect(t.events('HAND_REGISTERED')).toEqual([expect.objectContaining({ player: 'A', count: 1 })]);
+    expect(t.lamps.shown).toMatchObject({ 'seat-1': 'off', 'seat-2': 'blink-slow' });
+    // A card on the pile now is no registration either.
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card('R3-1') });
+    expect(t.events('NOTICE')).toEqual([expect.objectContaining({ code: 'REGISTERING', station: 'pile' })]);
+    // B's two cards: 3 + 3 red points against A's 5 + 2.
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card('R3-1') });
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card('R3-2') });
+    expect(t.events('GAME_OVER')).toEqual([expect.objectContaining({ winners: ['B'], reason: 'BLITZ', points: { A: 7, B: 6 } })]);
+    expect(t.lamps.shown).toMatchObject({ 'seat-1': 'off', 'seat-2': 'pulse', 'seat-3': 'off' });
+  });
+
+  it('leaves a referee to end it without the hands: the tied players share the win', () => {
+    const t = blitzTie();
+    expect(t.runtime.requestAction({ type: 'skip-registration' }, 'referee', false)).toMatchObject({ ok: true });
+    expect(t.events('GAME_OVER')).toEqual([expect.objectContaining({ winners: ['A', 'B'] })]);
+    expect(t.lamps.shown).toMatchObject({ 'seat-1': 'pulse', 'seat-2': 'pulse', 'seat-3': 'off' });
+  });
+});
+
+describe('Killer-21 bots at a table-dealt game', () => {
+  /** A bot's hands, recording what it does; its chips already lie on its pad. */
+  function botContext(log: string[], state: Killer21State, bots: readonly string[]): BotContext {
+    return {
+      place: (station, item) => log.push(`place ${station} ${itemKey(item)}`),
+      lift: (station, item) => log.push(`lift ${station} ${itemKey(item)}`),
+      tap: (station, item) => log.push(`tap ${station} ${itemKey(item)}`),
+      press: (station) => log.push(`press ${station}`),
+      act: (a) => log.push(`act ${JSON.stringify(a)}`),
+      padItem: () => undefined,
+      itemsOn: (station) => {
+        const player = SEATS[station as keyof typeof SEATS];
+        return Array.from({ length: state.lives[player] ?? 0 }, (_, i): Item => ({ kind: 'chip', chip: i + 1 }));
+      },
+      seatIndex: (player) => state.players.indexOf(player),
+      pileStation: 'pile',
+      tieWaitedMs: 0,
+      isOnAnyPad: () => false,
+      allPadsClear: () => true,
+      isBot: (player) => bots.includes(player),
+      chance: () => true,
+      pick: (items) => items[0],
+    };
+  }
+  const seat = (player: string) => ({ player, station: Object.entries(SEATS).find(([, p]) => p === player)?.[0] ?? '' });
+  const legal = (s: Killer21State) => killer21Engine.legalActions(s) as unknown as Readonly<Record<string, unknown>>[];
+
+  it('the first bot skips the registration (it has no cards to lay down); the others wait', () => {
+    const s = tableDeal();
+    const log: string[] = [];
+    // A is a person: B is the first bot.
+    for (const p of ['C', 'B']) k21BotStep(s, seat(p), botContext(log, s, ['B', 'C']), legal(s));
+    expect(log).toEqual(['act {"type":"skip-registration"}']);
+  });
+
+  it('the first bot ends a tie-break without the hands', () => {
+    const s = blitzTie().state();
+    const log: string[] = [];
+    k21BotStep(s, seat('B'), botContext(log, s, ['A', 'B', 'C']), legal(s));
+    expect(log).toEqual([]);
+    k21BotStep(s, seat('A'), botContext(log, s, ['A', 'B', 'C']), legal(s));
+    expect(log).toEqual(['act {"type":"skip-registration"}']);
   });
 });

@@ -74,10 +74,17 @@ function pileCard(state: Killer21State, card: string, event: SensorEvent): Inten
       message: `${card} landed on the pile during the Killer: put a red 0 on your own pad, so the table knows whose it is`,
     }];
   }
+  // Hands are registered on the seat pads only (the pile cannot tell whose a card is): say so, change nothing.
   if (state.phase === 'DEALING') {
     return [{
       kind: 'notice', code: 'REGISTERING', station: event.station,
       message: `${card} landed on the pile while hands are registered: lay your hand on your own pad, or skip registration`,
+    }];
+  }
+  if (state.phase === 'SCORING') {
+    return [{
+      kind: 'notice', code: 'REGISTERING', station: event.station,
+      message: `${card} landed on the pile during the tie-break: the tied players lay their hands on their own pads`,
     }];
   }
   return [];

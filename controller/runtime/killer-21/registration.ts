@@ -28,12 +28,25 @@ export function cardsToRegister(state: Killer21State, player: string): number {
   return 0;
 }
 
+/**
+ * The cards on `player`'s pad that are offered as their unseen cards: what lies there without the cards the
+ * engine already knows to be elsewhere than among them. In a tie-break the player lays down the whole hand, but
+ * the engine wants only its unseen part (K21-97), so the hand's known cards are left out; a card on the pile
+ * (played from this pad without a pile station, or a red 0 put there for the Killer) may still lie there and is
+ * left out too. In DEALING neither exists (nothing is known yet). A card the engine knows in another hand stays
+ * in, so that the engine's BAD_HAND says what is wrong.
+ */
+function offered(state: Killer21State, pads: Pads, station: StationId, player: string, registry: TagRegistry): string[] {
+  const known = new Set([...(state.hands[player] ?? []), ...state.pile.map((r) => r.card)]);
+  return k21CardsOnPad(pads, station, registry).filter((c) => !known.has(c));
+}
+
 /** A card landed on `player`'s pad while hands are registered: register once the count is complete. */
 export function registrationByPad(
   state: Killer21State, pads: Pads, station: StationId, player: string, registry: TagRegistry, at: number,
 ): Intent[] {
   const count = cardsToRegister(state, player);
-  const cards = k21CardsOnPad(pads, station, registry);
+  const cards = offered(state, pads, station, player, registry);
   return count > 0 && cards.length === count ? [action({ type: 'register-hand', player, cards, at })] : [];
 }
 
@@ -42,5 +55,5 @@ export function registrationByButton(
   state: Killer21State, pads: Pads, station: StationId, player: string, registry: TagRegistry, at: number,
 ): Intent[] {
   if (cardsToRegister(state, player) === 0) return [];
-  return [action({ type: 'register-hand', player, cards: k21CardsOnPad(pads, station, registry), at })];
+  return [action({ type: 'register-hand', player, cards: offered(state, pads, station, player, registry), at })];
 }

@@ -15,6 +15,14 @@ import {
   type Killer21PublicView, type PublicKillerWindow,
 } from './text.ts';
 
+/**
+ * The banner's colour per phase: play (race), waiting for answers or hands (paused: the Killer window, the
+ * tie-break on unseen hands), a round about to start (start: hands dealt at the table being registered), over.
+ */
+const BANNER: Readonly<Record<Killer21PublicView['phase'], string>> = {
+  TURN: 'race', KILLER: 'paused', SCORING: 'paused', DEALING: 'start', ROUND_OVER: 'over', GAME_OVER: 'over',
+};
+
 /** How often the countdown is redrawn while a timed window is open (the rest redraws on changes only). */
 const TICK_MS = 100;
 
@@ -124,7 +132,7 @@ export class Killer21Page implements Page {
         p.handCount === 1 ? ' card' : ' cards',
         // Cards dealt at the table (C-K.3): how many of them no reader has seen yet.
         p.unseenCount > 0 ? h('span', { class: 'muted', 'data-testid': `k21-unseen-${p.id}` }, ` (${p.unseenCount} unseen)`) : null,
-        view.registering.includes(p.id) ? h('span', { class: 'badge sim' }, 'registering') : null)))));
+        view.registering.includes(p.id) ? h('span', { class: 'badge sim', 'data-testid': `k21-registering-${p.id}` }, 'registering') : null)))));
   }
 
   private result(view: Killer21PublicView): HTMLElement | null {
@@ -155,7 +163,7 @@ export class Killer21Page implements Page {
       h('div', { class: 'k21-head' },
         // The table's name is the page's <h1> (main.ts GamePage): here the game and the table's status.
         h('p', { class: 'k21-title' }, 'Killer-21 ', statusBadge(t.status)),
-        h('div', { class: `mode-banner ${view.phase === 'KILLER' ? 'paused' : view.phase === 'TURN' ? 'race' : 'over'}`, role: 'status', 'data-testid': 'k21-banner', 'data-phase': view.phase },
+        h('div', { class: `mode-banner ${BANNER[view.phase]}`, role: 'status', 'data-testid': 'k21-banner', 'data-phase': view.phase },
           bannerText(view, namer(this.ctx)))),
       h('section', { class: 'panel k21-total', 'aria-label': 'Running total' },
         h('p', { class: 'k21-total-figure' },
