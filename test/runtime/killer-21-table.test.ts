@@ -246,7 +246,7 @@ describe('Killer-21 dealt at the table: registering the hands', () => {
     expect(t.publisher.last()).toMatchObject({ dealing: 'TABLE', registering: ['A', 'C'] });
   });
 
-  it('sends what lies on the pad when the ZAP button is pressed: a wrong count is refused with BAD_HAND and changes nothing', () => {
+  it('sends what lies on the pad when the ZAP button is pressed: a wrong count is refused with WRONG_COUNT and changes nothing', () => {
     const t = rigOn(tableDeal());
     t.send({ kind: 'tag-arrived', station: 'seat-1', uid: card('R4-1') });
     t.send({ kind: 'tag-arrived', station: 'seat-1', uid: card('R5-1') });
@@ -254,7 +254,7 @@ describe('Killer-21 dealt at the table: registering the hands', () => {
     t.send({ kind: 'button-pressed', station: 'seat-1', button: 'zap' });
     // The refusal is published as the engine gave it: the count is public (unseenCount), the player learns why.
     expect(t.events('ACTION_REFUSED')).toEqual([
-      expect.objectContaining({ action: 'register-hand', code: 'BAD_HAND', message: expect.stringContaining('3 unseen cards, 2 given') as unknown }),
+      expect.objectContaining({ action: 'register-hand', code: 'WRONG_COUNT', message: expect.stringContaining('3 unseen cards, 2 given') as unknown }),
     ]);
     expect(t.state()).toBe(before);
     expect(t.lamps.shown['seat-1']).toBe('blink-slow');
@@ -263,16 +263,13 @@ describe('Killer-21 dealt at the table: registering the hands', () => {
     expect(t.events('HAND_REGISTERED')).toEqual([expect.objectContaining({ player: 'A', count: 3 })]);
   });
 
-  // ENGINE BUG, reported to the lead (controller/rules/killer-21/ is not this branch's to change): a refused
-  // `register-hand` is published as the engine wrote it, and BAD_HAND's "seen elsewhere" message names the
-  // cards, so a card of B's registered hand found on A's pad leaves the process by its id (design principle 2).
-  // `register-hand` is not among public-refusal.ts's HIDDEN_ACTIONS. Expected to fail until the engine is fixed;
-  // then this becomes an ordinary `it`.
-  it.fails('refuses a hand holding a card of another registered hand without publishing its id', () => {
+  // BAD_HAND's message names the clashing cards: it leaves as HIDDEN_REASON (public-refusal.ts), or a card of B's
+  // registered hand found on A's pad would leave the process by its id (design principle 2).
+  it('refuses a hand holding a card of another registered hand without publishing its id', () => {
     const t = rigOn(tableDeal());
     for (const c of ['R1-1', 'R2-1', 'R3-1']) t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card(c) });
     for (const c of ['R1-1', 'R4-1', 'R5-1']) t.send({ kind: 'tag-arrived', station: 'seat-1', uid: card(c) });
-    expect(t.events('ACTION_REFUSED')).toEqual([expect.objectContaining({ action: 'register-hand' })]);
+    expect(t.events('ACTION_REFUSED')).toEqual([expect.objectContaining({ action: 'register-hand', code: 'HIDDEN_REASON' })]);
     expect(cardIds(JSON.stringify(t.publisher.published))).toEqual([]);
   });
 

@@ -16,7 +16,7 @@ const WINDOW_GATES = [
   ...SHAPE, ...PHASE, 'NO_KILLER_WINDOW', 'NOT_A_PLAYER', 'PLAYER_OUT', 'WINDOW_CLOSED', 'NOT_REQUIRED', 'ALREADY_ANSWERED',
 ];
 // Who still has to register, and how many cards, is public (`registering`, `scoring.pending`); which cards is not.
-const REGISTER_GATES = [...SHAPE, 'GAME_OVER', 'NOT_A_PLAYER', 'NOT_REGISTERING', 'PLAYER_OUT', 'HAND_ALREADY_KNOWN'];
+const REGISTER_GATES = [...SHAPE, 'GAME_OVER', 'NOT_A_PLAYER', 'NOT_REGISTERING', 'PLAYER_OUT', 'HAND_ALREADY_KNOWN', 'WRONG_COUNT'];
 
 const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   play: [...TURN_GATES, 'UNKNOWN_CARD'],

@@ -32,7 +32,8 @@ export const K21_REJECTIONS = {
   REGISTERING: 'The cards were dealt at the table and hands are being registered: play starts once every hand is registered or registration is skipped (K21-91, K21-92).',
   TIE_BREAK: 'The game is decided but for the tie-break: the tied players register their hands (K21-97).',
   NOT_REGISTERING: 'No hand is being registered now: only right after a table deal, or for a tie-break at the end (K21-91, K21-97).',
-  BAD_HAND: 'Those cards cannot be the hand: a wrong count, a card listed twice, or a card the table has seen elsewhere (K21-91).',
+  WRONG_COUNT: 'Not as many cards as the hand holds unseen (K21-91, K21-97): lay down the whole hand.',
+  BAD_HAND: 'Those cards cannot be the hand: a card listed twice, or a card the table has seen elsewhere (K21-91).',
   HAND_ALREADY_KNOWN: 'That player has nothing left to register (K21-91, K21-97).',
 } as const;
 

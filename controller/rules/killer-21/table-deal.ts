@@ -47,7 +47,8 @@ export function unregistered(state: Killer21State): string[] {
 export function handRejection(
   state: Killer21State, player: string, cards: readonly string[], count: number, claimed: readonly string[] = [],
 ): K21Rejection | null {
-  if (cards.length !== count) return refuse('BAD_HAND', `${player} holds ${count} unseen cards, ${cards.length} given`);
+  // The count is public (`unseenCount`, `scoring.pending`), so this refusal may say it; which cards clash may not.
+  if (cards.length !== count) return refuse('WRONG_COUNT', `${player} holds ${count} unseen cards, ${cards.length} given`);
   if (new Set(cards).size !== cards.length) return refuse('BAD_HAND', 'a card is listed twice');
   const unseen = new Set(state.hidden?.cards ?? []);
   const taken = new Set(claimed);

@@ -70,7 +70,8 @@ const CASES: readonly Case[] = [
   ['REGISTERING', () => e.apply(dealing, { type: 'play', player: 'A', card: 'R1-1' })],
   ['TIE_BREAK', () => e.apply(tieBreak, { type: 'cannot-play', player: 'B' })],
   ['NOT_REGISTERING', () => e.apply(turn, { type: 'skip-registration' })],
-  ['BAD_HAND', () => e.apply(dealing, { type: 'register-hand', player: 'A', cards: ['R1-1'] })],
+  ['WRONG_COUNT', () => e.apply(dealing, { type: 'register-hand', player: 'A', cards: ['R1-1'] })],
+  ['BAD_HAND', () => e.apply(dealing, { type: 'register-hand', player: 'A', cards: Array.from({ length: 10 }, () => 'R1-1') })],
   ['HAND_ALREADY_KNOWN', () => e.apply(tieBreak, { type: 'register-hand', player: 'C', cards: ['R1-1'] })],
 ];
 
