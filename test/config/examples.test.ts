@@ -2,7 +2,7 @@
  * The example files validate (with the variables they reference set), describe what they claim, and
  * `zaptable config example` prints them; `config check` answers as documented.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configCommand } from '../../controller/cli/commands/config-check.ts';
@@ -81,7 +81,13 @@ describe('example configurations', () => {
   });
 
   it('are printed by `config example`', () => {
-    for (const [name, file] of [['simulated', 'simulated.yaml'], ['table-4', 'table-4-seats.yaml'], ['external-mosquitto', 'external-mosquitto.yaml']] as const) {
+    const named = [
+      ['simulated', 'simulated.yaml'], ['table-4', 'table-4-seats.yaml'], ['killer-21', 'killer-21.yaml'],
+      ['killer-21-table-deal', 'killer-21-table-deal.yaml'], ['buzzer-quiz', 'buzzer-quiz.yaml'], ['external-mosquitto', 'external-mosquitto.yaml'],
+    ] as const;
+    // Every file in the folder can be printed by its name.
+    expect(named.map(([, file]) => file).sort()).toEqual(readdirSync(examplesDir).filter((f) => f.endsWith('.yaml')).sort());
+    for (const [name, file] of named) {
       const io = memoryOutput();
       expect(configCommand(['example', name], io)).toBe(0);
       expect(io.lines.join('\n')).toBe(readFileSync(path.join(examplesDir, file), 'utf8').trimEnd());

@@ -11,14 +11,16 @@ import { parse, UsageError } from '../args.ts';
 import type { Output } from '../output.ts';
 
 export const configHelp = `zaptable config check [FILE] [--json]
-zaptable config example [simulated|table-4|external-mosquitto]
+zaptable config example [simulated|table-4|killer-21|killer-21-table-deal|buzzer-quiz|external-mosquitto]
 zaptable config reference
 
 check      validates FILE (default: $ZAPTABLE_CONFIG, else ./zaptable.yaml, else the built-in demo)
            with the environment overrides applied, exactly as start-up does. Prints every error with
            its path and line (exit 1), or OK and the effective configuration with secrets masked (exit 0).
 example    prints an example file: simulated (the demo), table-4 (a real 4-seat table on serial
-           stations), external-mosquitto (an external broker with TLS).
+           stations), killer-21 (a simulated Killer-21 table), killer-21-table-deal (a real Killer-21
+           table dealing a real deck), buzzer-quiz (a buzzer table for events), external-mosquitto
+           (an external broker with TLS).
 reference  prints every key with its type, default and meaning (Markdown).
 
   --json    check: print the result as JSON (errors, or the masked configuration and notes)
@@ -29,6 +31,9 @@ Environment: ZAPTABLE_MQTT_PASSWORD, ZAPTABLE_DASHBOARD_TOKEN, ZAPTABLE__SECTION
 const EXAMPLES: Readonly<Record<string, string>> = {
   simulated: 'simulated.yaml',
   'table-4': 'table-4-seats.yaml',
+  'killer-21': 'killer-21.yaml',
+  'killer-21-table-deal': 'killer-21-table-deal.yaml',
+  'buzzer-quiz': 'buzzer-quiz.yaml',
   'external-mosquitto': 'external-mosquitto.yaml',
 };
 
