@@ -361,11 +361,17 @@ describe('Killer-21 bots at a table-dealt game', () => {
   const seat = (player: string) => ({ player, station: Object.entries(SEATS).find(([, p]) => p === player)?.[0] ?? '' });
   const legal = (s: Killer21State) => killer21Engine.legalActions(s) as unknown as Readonly<Record<string, unknown>>[];
 
-  it('the first bot skips the registration (it has no cards to lay down); the others wait', () => {
+  it('the first bot skips the registration (it has no cards to lay down) once no person is left to register', () => {
     const s = tableDeal();
     const log: string[] = [];
-    // A is a person: B is the first bot.
+    // A is a person still to lay their hand down: no bot skips it for them.
     for (const p of ['C', 'B']) k21BotStep(s, seat(p), botContext(log, s, ['B', 'C']), legal(s));
+    expect(log).toEqual([]);
+    // A has registered: B, the first bot, plays on with the bots' hands unseen; C waits.
+    const applied = killer21Engine.apply(s, { type: 'register-hand', player: 'A', cards: ['R1-1', 'R2-1', 'R3-1'] });
+    if (!applied.ok) throw new Error(applied.message);
+    const registered = applied.state;
+    for (const p of ['C', 'B']) k21BotStep(registered, seat(p), botContext(log, registered, ['B', 'C']), legal(registered));
     expect(log).toEqual(['act {"type":"skip-registration"}']);
   });
 

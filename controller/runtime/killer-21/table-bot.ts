@@ -7,6 +7,7 @@
  */
 import type { BotContext, BotSeat } from '../games/bot-context.ts';
 import type { Killer21State } from '../../rules/killer-21/index.ts';
+import { cardsToRegister } from './registration.ts';
 import { CHIP_COUNT, type Item } from '../registry/items.ts';
 
 type LegalAction = Readonly<Record<string, unknown>>;
@@ -68,9 +69,13 @@ export function k21BotStep(state: Killer21State, seat: BotSeat, ctx: BotContext,
       return;
     case 'DEALING':
     case 'SCORING':
-      // A simulated table has no physical hands to lay down: the first bot plays on without them, as a referee
-      // would (`skip-registration`); the bots then play unseen cards, which the engine checks by the counts.
-      if (firstBot) ctx.act({ type: 'skip-registration' });
+      // Bots have no physical hands to lay down: once no person is left to lay theirs (a person plays from the
+      // simulator panel: "Lay on own pad"), the first bot plays on without the bots' hands, as a referee would
+      // (`skip-registration`); the bots then play unseen cards, which the engine checks by the counts. A bot
+      // never skips a person's registration: that is the referee's call.
+      if (firstBot && !state.players.some((p) => !ctx.isBot(p) && cardsToRegister(state, p) > 0)) {
+        ctx.act({ type: 'skip-registration' });
+      }
       return;
     case 'GAME_OVER':
       return;

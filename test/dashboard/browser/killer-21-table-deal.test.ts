@@ -2,8 +2,9 @@
  * Killer-21 dealt at the table (`rules: {dealing: TABLE}`, docs/rules/killer-21.md C-K.3) in a real browser
  * against the real controller (ControllerApp on the simulated table through the real serial driver, MQTT, the
  * dashboard): the game page in DEALING — its banner, a "registering" badge and "(3 unseen)" on every seat; one
- * hand laid on its seat pad (the simulated station's `place`, as a person lays real cards: the simulator panel
- * only taps) takes that seat's badge and unseen count away; the referee's Skip button starts play; the first
+ * hand laid card by card on its seat pad from the simulator panel ("Lay on own pad": the simulated station's
+ * `place`, as a person lays real cards) takes that seat's badge and unseen count away, and "Pick up laid cards"
+ * takes them back without changing anything; the referee's Skip button starts play; the first
  * player then plays a card nobody has seen from the simulator panel, and the page's unseen count goes to 2.
  * The registered hand never appears on the viewer's page or in its frames; the DEALING page and the referee's
  * controls pass axe-core.
@@ -47,15 +48,12 @@ async function useToken(page: Page): Promise<void> {
   await waitFor(async () => (await page.locator('[data-testid=token-state]').getAttribute('data-status')) === 'valid', 'the token accepted');
 }
 
-/** A card laid on a seat pad and left there, through the dashboard's request API (the simulated station's `place`). */
-async function lay(station: string, card: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${harness.dashboardUrl}/api/tables/${TABLE}/requests/simulate`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ params: { station, op: 'place', item: { kind: 'k21', card } }, token: harness.token }),
-  });
-  const body = await response.json() as { status: string; data: Record<string, unknown> };
-  expect(body.status).toBe('ok');
-  return body.data;
+/** Waits for the simulator panel's next answer and returns its code. */
+async function nextAnswer(before: number): Promise<string> {
+  const line = sim.page.locator('[data-testid=k21-outcome]');
+  await waitFor(async () => Number(await line.getAttribute('data-answers')) > before
+    && (await line.getAttribute('class'))?.includes('busy') === false, 'the panel\'s answer', 30_000);
+  return (await line.getAttribute('data-code')) ?? '';
 }
 
 beforeAll(async () => {
@@ -91,10 +89,36 @@ describe('Killer-21 dealt at the table on the dashboard', () => {
     await screenshot(page, 'killer-21-table-deal');
   });
 
-  it('takes the badge and the unseen count off a seat whose hand is laid on its pad', async () => {
-    const answers = [];
-    for (const card of REGISTERED_HAND) answers.push(await lay(`seat-${PLAYERS.indexOf(REGISTERED as (typeof PLAYERS)[number]) + 1}`, card));
-    expect(answers.at(-1)).toMatchObject({ outcome: 'applied', events: ['HAND_REGISTERED'] });
+  it('takes the badge and the unseen count off a seat whose hand is laid on its pad from the simulator panel', async () => {
+    await waitFor(async () => (await sim.page.locator('.k21-sim section[data-seat]').count()) === PLAYERS.length, 'the Killer-21 panel');
+    await useToken(sim.page);
+    const line = sim.page.locator('[data-testid=k21-outcome]');
+    const box = sim.page.locator(`.k21-sim section[data-seat="${REGISTERED}"]`);
+    const codes: string[] = [];
+    for (const card of REGISTERED_HAND) {
+      const [kind, copy] = card.split('-');
+      await box.locator('select[data-role=kind]').selectOption(kind ?? '');
+      await box.locator('select[data-role=copy]').selectOption(copy ?? '');
+      const before = Number(await line.getAttribute('data-answers'));
+      await box.getByRole('button', { name: 'Lay on own pad' }).click();
+      codes.push(await nextAnswer(before));
+    }
+    // Two cards change nothing yet; the third completes the hand.
+    expect(codes.slice(0, 2)).toEqual(['UNCHANGED', 'UNCHANGED']);
+    expect(codes[2]).toBe('APPLIED');
+    expect(await line.textContent()).toContain('hand registered');
+    expect(state().hands[REGISTERED]).toEqual(REGISTERED_HAND);
+    // Laying the same card twice is answered on the panel, without a request.
+    let before = Number(await line.getAttribute('data-answers'));
+    await box.getByRole('button', { name: 'Lay on own pad' }).click();
+    expect(await nextAnswer(before)).toBe('ON_PAD');
+    // Picking the hand up again changes nothing at the table.
+    const seq = harness.tableState(TABLE).state;
+    before = Number(await line.getAttribute('data-answers'));
+    await box.getByRole('button', { name: 'Pick up laid cards' }).click();
+    await waitFor(async () => (await line.textContent())?.includes('(0 left)') === true, 'every laid card picked up', 30_000);
+    expect(Number(await line.getAttribute('data-answers'))).toBeGreaterThan(before);
+    expect(harness.tableState(TABLE).state).toEqual(seq);
     const page = viewer.page;
     await waitFor(async () => (await count(page, `k21-registering-${REGISTERED}`)) === 0, `${REGISTERED}'s badge gone`);
     expect(await count(page, `k21-unseen-${REGISTERED}`)).toBe(0);
@@ -124,8 +148,6 @@ describe('Killer-21 dealt at the table on the dashboard', () => {
 
   it('plays a card nobody has seen from the simulator panel: the page counts it off the unseen hand', async () => {
     const page = sim.page;
-    await waitFor(async () => (await page.locator('.k21-sim section[data-seat]').count()) === PLAYERS.length, 'the Killer-21 panel');
-    await useToken(page);
     const line = page.locator('[data-testid=k21-outcome]');
     const before = Number(await line.getAttribute('data-answers'));
     const box = page.locator(`.k21-sim section[data-seat="${FIRST}"]`);

@@ -2,7 +2,9 @@
  * The Killer-21 simulator panel: per seat, put a card on the pile station or on the seat's pad (as the table
  * reads them: a card landing on the pile during P's turn is P's play, a red 0 on P's own pad answers the Killer;
  * docs/rules/killer-21.md C-K.2), press the seat's ZAP button ("I can't" on a turn, "I have no red 0" in a
- * Killer window), put a life chip on the pad or take one off, unplug the station. Each control is a `simulate`
+ * Killer window), put a life chip on the pad or take one off, unplug the station. "Put" taps a card (it lands
+ * and leaves again, as a played card does); "Lay" leaves it lying on the pad, as a player lays a hand dealt at
+ * the table down to register it (C-K.3), and "Pick up" takes the laid cards back. Each control is a `simulate`
  * request; its outcome line shows what the table made of it (outcome.ts): the events, or the refusal with its
  * code and reason — an accepted request whose action the engine refused is not "ok".
  *
@@ -72,6 +74,8 @@ export class Killer21SimulatorPanel implements GamePart {
    * count matters), but each has its own tag, so taking one off lifts one that lies there.
    */
   private readonly chips = new Map<string, number[]>();
+  /** The cards this panel has laid on each station's pad and left there (to register a hand), in order. */
+  private readonly laid = new Map<string, string[]>();
   /** The stations whose hand is shown (asked for with the token), and the state seq it was read at. */
   private readonly handsShown = new Map<string, ShownHand>();
 
@@ -181,6 +185,31 @@ export class Killer21SimulatorPanel implements GamePart {
     if (!await this.simulate(`${who}: put a chip (${mine.length} on the pad)`, { station, op: 'place', item: chipItem(chip) })) mine.pop();
   }
 
+  /** Lays a card on the pad and leaves it there (`place`): a hand dealt at the table is registered this way. */
+  private async lay(station: string, who: string, card: string): Promise<void> {
+    const mine = this.laid.get(station) ?? [];
+    this.laid.set(station, mine);
+    if (mine.includes(card)) {
+      this.show('error', `${who}: ${card} already lies on the pad`, 'ON_PAD');
+      return;
+    }
+    mine.push(card);
+    if (!await this.simulate(`${who}: ${card} laid on the pad (${mine.length} there)`, { station, op: 'place', item: cardItem(card) })) mine.pop();
+  }
+
+  /** Picks every laid card up again, last first. */
+  private async pickUp(station: string, who: string): Promise<void> {
+    const mine = this.laid.get(station) ?? [];
+    if (mine.length === 0) {
+      this.show('error', `${who}: no card lies on the pad (lay one first)`, 'NO_CARD');
+      return;
+    }
+    for (let card = mine.at(-1); card !== undefined; card = mine.at(-1)) {
+      if (!await this.simulate(`${who}: ${card} picked up (${mine.length - 1} left)`, { station, op: 'lift', item: cardItem(card) })) return;
+      mine.pop();
+    }
+  }
+
   /**
    * The seat's hand, from the `simulated-hand` request: answered only to the token (the dashboard refuses it
    * without, with UNAUTHORIZED) and only for a seat played from the panel, never a bot's. Each card picks itself.
@@ -229,6 +258,9 @@ export class Killer21SimulatorPanel implements GamePart {
         pile === undefined ? null : button('Put on the pile', 'pile', () => `${who}: ${card()} on the pile`,
           () => ({ station: pile, op: 'tap', item: cardItem(card()) })),
         button('Put on own pad', 'pad', () => `${who}: ${card()} on the pad`, () => ({ station, op: 'tap', item: cardItem(card()) }))),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'secondary', 'data-op': 'lay', onclick: () => void this.lay(station, who, card()) }, 'Lay on own pad'),
+        h('button', { type: 'button', class: 'secondary', 'data-op': 'pick-up', onclick: () => void this.pickUp(station, who) }, 'Pick up laid cards')),
       h('div', { class: 'row' },
         h('button', {
           type: 'button', class: 'secondary', 'data-op': 'hand',
