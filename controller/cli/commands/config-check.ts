@@ -3,7 +3,7 @@
  * configuration with secrets masked, print an example, or print the key reference.
  */
 import { projectFile } from '../../config/project-root.ts';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { formatConfigError, loadConfig, maskSecrets, referenceMarkdown } from '../../config/index.ts';
@@ -28,17 +28,18 @@ reference  prints every key with its type, default and meaning (Markdown).
 Environment: ZAPTABLE_MQTT_PASSWORD, ZAPTABLE_DASHBOARD_TOKEN, ZAPTABLE__SECTION__KEY=value
 (see docs/configuration.md). Environment wins over the file, the file over the defaults.`;
 
-const EXAMPLES: Readonly<Record<string, string>> = {
-  simulated: 'simulated.yaml',
-  'table-4': 'table-4-seats.yaml',
-  'killer-21': 'killer-21.yaml',
-  'killer-21-table-deal': 'killer-21-table-deal.yaml',
-  'buzzer-quiz': 'buzzer-quiz.yaml',
-  'external-mosquitto': 'external-mosquitto.yaml',
-};
-
 /** docs/config-examples/, found from this file so that the command works from any directory. */
 export const EXAMPLES_DIR = projectFile('docs', 'config-examples');
+
+/** A short name for a file whose name is long; every file is also named by its own name without `.yaml`. */
+const SHORT_NAMES: Readonly<Record<string, string>> = { 'table-4': 'table-4-seats.yaml' };
+
+/** Every example by name: the short names, then each file of the folder (so a new file needs no code). */
+function examples(): Readonly<Record<string, string>> {
+  const out: Record<string, string> = { ...SHORT_NAMES };
+  for (const file of readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.yaml')).sort()) out[file.slice(0, -'.yaml'.length)] ??= file;
+  return out;
+}
 
 function check(argv: readonly string[], io: Output): number {
   const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
@@ -69,8 +70,9 @@ function check(argv: readonly string[], io: Output): number {
 function example(argv: readonly string[], io: Output): number {
   const { positionals } = parse(argv, {});
   const name = positionals[0] ?? 'simulated';
-  const file = EXAMPLES[name];
-  if (file === undefined || positionals.length > 1) throw new UsageError(`config example takes one of ${Object.keys(EXAMPLES).join(', ')}`);
+  const all = examples();
+  const file = all[name];
+  if (file === undefined || positionals.length > 1) throw new UsageError(`config example takes one of ${Object.keys(all).join(', ')}`);
   io.out(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8').trimEnd());
   return 0;
 }
