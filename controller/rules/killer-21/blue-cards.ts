@@ -7,11 +7,11 @@ import { drawCards, drawUnseen, type Stock, type UnseenStock } from './deck.ts';
 import type { Killer21Event } from './events.ts';
 import { settle, type Loss } from './moment.ts';
 import { othersInOrder } from './seats.ts';
-import { activePlayers, type Draft } from './state.ts';
+import { activePlayers, hiddenCards, type Draft, type HiddenCards } from './state.ts';
 
 /** `drawForOthers` for cards dealt at the table: the drawn cards are unseen, a count in each hand (K21-94). */
-function drawUnseenForOthers(d: Draft, player: string, n: number, events: Killer21Event[]): Draft {
-  let stock = d as UnseenStock;
+function drawUnseenForOthers(d: Draft, hidden: HiddenCards, player: string, n: number, events: Killer21Event[]): Draft {
+  let stock: UnseenStock = { config: d.config, pile: d.pile, reshuffles: d.reshuffles, hidden };
   for (const p of othersInOrder(d, player, d.direction)) {
     const { stock: next, drawn } = drawUnseen(stock, p, n, events);
     stock = next;
@@ -26,7 +26,8 @@ function drawUnseenForOthers(d: Draft, player: string, n: number, events: Killer
 
 /** K21-20, K21-21: every other player with lives, from the next one round in the direction of play, takes `n`. */
 function drawForOthers(d: Draft, player: string, n: number, events: Killer21Event[]): Draft {
-  if (d.hidden !== undefined && d.hidden !== null) return drawUnseenForOthers(d, player, n, events);
+  const hidden = hiddenCards(d);
+  if (hidden !== null) return drawUnseenForOthers(d, hidden, player, n, events);
   let stock: Stock = d;
   const hands: Record<string, readonly string[]> = { ...d.hands };
   for (const p of othersInOrder(d, player, d.direction)) {

@@ -4,7 +4,7 @@
  */
 import { allCards, inDeck } from './cards.ts';
 import { LIMIT } from './playable.ts';
-import { handCount, hiddenIn, type Killer21State } from './state.ts';
+import { handCount, hiddenCards, hiddenIn, type Killer21State } from './state.ts';
 
 function cardPlaces(state: Killer21State, out: string[]): void {
   const seen = new Map<string, string>();
@@ -23,8 +23,8 @@ function cardPlaces(state: Killer21State, out: string[]): void {
 
 /** K21-90..98: the unseen cards are exactly the ones the counts say are in hands and the deck. */
 function unseen(state: Killer21State, out: string[]): void {
-  const h = state.hidden;
-  if (h === undefined || h === null) {
+  const h = hiddenCards(state);
+  if (h === null) {
     if (state.config.dealing === 'TABLE') out.push('a table-dealt game without its unseen cards');
     return;
   }

@@ -7,14 +7,15 @@
 import type { Killer21Action, PlayAction } from './actions.ts';
 import { isRedZero } from './cards.ts';
 import { isPlayable } from './playable.ts';
-import { handOf, hiddenIn, type Killer21State, type KillerWindow } from './state.ts';
+import { handOf, hiddenCards, hiddenIn, type Killer21State, type KillerWindow } from './state.ts';
 import { surelyCanPlay } from './unseen.ts';
 
 /** The cards `player` may hold: the known ones, and with cards dealt at the table every unseen one (K21-93). */
 function mayHold(state: Killer21State, player: string): readonly string[] {
   const known = handOf(state, player);
-  if (hiddenIn(state, player) === 0 || state.hidden === undefined || state.hidden === null) return known;
-  return [...known, ...state.hidden.cards];
+  const h = hiddenCards(state);
+  if (h === null || hiddenIn(state, player) === 0) return known;
+  return [...known, ...h.cards];
 }
 
 // Listed actions are plain values that nobody mutates: build each `play` once per player and card (a memo of

@@ -8,7 +8,7 @@ import { returnToDeck } from './deck.ts';
 import type { Killer21Event, LossReason } from './events.ts';
 import { awaitHands, breakTie, endGame, type Decision } from './game-end.ts';
 import { nextActive } from './seats.ts';
-import { activePlayers, hiddenIn, LOSS_HISTORY, withEntry, type Draft, type Killer21State, type LifeLoss } from './state.ts';
+import { activePlayers, hiddenCards, hiddenIn, LOSS_HISTORY, withEntry, type Draft, type Killer21State, type LifeLoss } from './state.ts';
 import { hideInDeck } from './unseen.ts';
 
 /** One life to take. */
@@ -53,40 +53,27 @@ function takeLives(d: Draft, losses: readonly Loss[], events: Killer21Event[]): 
   d.losses = history.length > LOSS_HISTORY ? history.slice(-LOSS_HISTORY) : history;
 }
 
-/** K21-98: a table-dealt game returns a leaving player's cards to the deck unseen (known and unseen alike). */
-function leaveUnseen(d: Draft, newlyOut: readonly string[], events: Killer21Event[]): void {
-  let hidden = d.hidden;
-  if (hidden === undefined || hidden === null) return;
+/**
+ * K21-70: the players who are out return their cards to the deck. When the engine dealt, the deck is shuffled
+ * with them; with cards dealt at the table they are unseen again, known and unseen alike (K21-98).
+ */
+function leave(d: Draft, newlyOut: readonly string[], events: Killer21Event[]): void {
+  if (newlyOut.length === 0) return;
+  let deck = d.deck;
+  let rng = d.rng;
+  let hidden = hiddenCards(d);
   const hands: Record<string, readonly string[]> = { ...d.hands };
   for (const p of newlyOut) {
     const known = hands[p] ?? [];
     const unseen = hiddenIn(d, p);
-    hidden = hideInDeck(d, { ...hidden, inHand: withEntry(hidden.inHand, p, 0), deck: hidden.deck + unseen }, known);
+    if (hidden === null) ({ deck, rng } = returnToDeck(deck, rng, known));
+    else hidden = hideInDeck(d, { ...hidden, inHand: withEntry(hidden.inHand, p, 0), deck: hidden.deck + unseen }, known);
     hands[p] = [];
     events.push({ type: 'PLAYER_OUT', player: p, returned: known.length + unseen });
   }
-  d.hidden = hidden;
-  d.hands = hands;
-  d.out = [...d.out, ...newlyOut];
-}
-
-function leave(d: Draft, newlyOut: readonly string[], events: Killer21Event[]): void {
-  if (newlyOut.length === 0) return;
-  if (d.hidden !== undefined && d.hidden !== null) {
-    leaveUnseen(d, newlyOut, events);
-    return;
-  }
-  let deck = d.deck;
-  let rng = d.rng;
-  const hands: Record<string, readonly string[]> = { ...d.hands };
-  for (const p of newlyOut) {
-    const hand = hands[p] ?? [];
-    ({ deck, rng } = returnToDeck(deck, rng, hand));
-    hands[p] = [];
-    events.push({ type: 'PLAYER_OUT', player: p, returned: hand.length });
-  }
   d.deck = deck;
   d.rng = rng;
+  if (hidden !== null) d.hidden = hidden;
   d.hands = hands;
   d.out = [...d.out, ...newlyOut];
 }

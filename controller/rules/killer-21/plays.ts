@@ -14,12 +14,13 @@ import { openWindow } from './killer.ts';
 import { settle } from './moment.ts';
 import { LIMIT } from './playable.ts';
 import { refuse } from './rejections.ts';
-import { draft, handCount, handOf, withEntry, type HiddenCards, type K21Outcome, type Killer21State } from './state.ts';
+import { draft, handCount, handOf, hiddenCards, withEntry, type HiddenCards, type K21Outcome, type Killer21State } from './state.ts';
 import { mayHoldUnseen, seeFromHand } from './unseen.ts';
 
 function notHeld(state: Killer21State, player: string, card: string): string {
-  if (state.hidden === undefined || state.hidden === null) return `${player} does not hold ${card}`;
-  return state.hidden.cards.includes(card)
+  const h = hiddenCards(state);
+  if (h === null) return `${player} does not hold ${card}`;
+  return h.cards.includes(card)
     ? `${player} holds no card the table has not seen, and ${card} is not in their registered hand`
     : `${card} has been seen elsewhere (on the pile or in another registered hand), not in ${player}'s hand`;
 }

@@ -182,6 +182,11 @@ export function handOf(state: Pick<Killer21State, 'hands'>, player: string): rea
   return state.hands[player] ?? [];
 }
 
+/** The cards a table-dealt game has not seen; null when the engine dealt (also for states saved before). */
+export function hiddenCards(state: Pick<Killer21State, 'hidden'>): HiddenCards | null {
+  return state.hidden ?? null;
+}
+
 /** How many of `player`'s cards the engine has not seen (always 0 when the engine dealt). */
 export function hiddenIn(state: Pick<Killer21State, 'hidden'>, player: string): number {
   return state.hidden?.inHand[player] ?? 0;

@@ -6,7 +6,7 @@
  */
 import { allCards } from './cards.ts';
 import { isPlayable } from './playable.ts';
-import { handOf, hiddenIn, withEntry, type HiddenCards, type Killer21State } from './state.ts';
+import { handOf, hiddenCards, hiddenIn, withEntry, type HiddenCards, type Killer21State } from './state.ts';
 
 /** The cards of `cards` in canonical order (the order of `allCards`), so that a replay lists them alike. */
 export function canonical(state: Pick<Killer21State, 'config'>, cards: ReadonlySet<string>): string[] {
@@ -15,8 +15,8 @@ export function canonical(state: Pick<Killer21State, 'config'>, cards: ReadonlyS
 
 /** Whether `player` may be holding `card` without the engine having seen it (K21-93). */
 export function mayHoldUnseen(state: Pick<Killer21State, 'hidden'>, player: string, card: string): boolean {
-  const h = state.hidden;
-  return h !== undefined && h !== null && (h.inHand[player] ?? 0) > 0 && h.cards.includes(card);
+  const h = hiddenCards(state);
+  return h !== null && (h.inHand[player] ?? 0) > 0 && h.cards.includes(card);
 }
 
 /** `card`, one of `player`'s unseen cards, has been seen: it leaves the unseen cards and the hand's count. */
@@ -48,8 +48,8 @@ function unplayableUnseen(h: HiddenCards, total: number): number {
 export function surelyCanPlay(state: Killer21State, player: string): boolean {
   for (const c of handOf(state, player)) if (isPlayable(c, state.total)) return true;
   const n = hiddenIn(state, player);
-  const h = state.hidden;
-  return n > 0 && h !== undefined && h !== null && unplayableUnseen(h, state.total) < n;
+  const h = hiddenCards(state);
+  return n > 0 && h !== null && unplayableUnseen(h, state.total) < n;
 }
 
 /**
@@ -58,7 +58,7 @@ export function surelyCanPlay(state: Killer21State, player: string): boolean {
  */
 export function surelyCannotPlay(state: Killer21State, player: string): boolean {
   for (const c of handOf(state, player)) if (isPlayable(c, state.total)) return false;
-  const h = state.hidden;
-  if (hiddenIn(state, player) === 0 || h === undefined || h === null) return true;
+  const h = hiddenCards(state);
+  if (h === null || hiddenIn(state, player) === 0) return true;
   return unplayableUnseen(h, state.total) === h.cards.length;
 }
