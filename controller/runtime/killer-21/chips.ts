@@ -13,7 +13,7 @@ import type { SensorEvent, StationId } from '../../hardware/interface.ts';
 import type { Killer21State } from '../../rules/killer-21/index.ts';
 import type { Intent } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
-import { lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
+import { enrolledItems, type TagRegistry } from '../registry/tag-registry.ts';
 
 /** How a table counts chips (`tables[].chips` in the configuration). */
 export interface ChipSettings {
@@ -29,14 +29,9 @@ export const DEFAULT_CHIPS: ChipSettings = { countBy: 'tags', chipGrams: 8.5, ca
 
 /** The chips and cards a pad's tags name. */
 function tagCounts(pads: Pads, station: StationId, registry: TagRegistry): { chips: number; cards: number } {
-  let chips = 0;
-  let cards = 0;
-  for (const uid of pads[station]?.tags ?? []) {
-    const item = lookupTag(registry, uid);
-    if (item?.kind === 'chip') chips++;
-    else if (item !== undefined) cards++;
-  }
-  return { chips, cards };
+  const items = enrolledItems(registry, pads[station]?.tags ?? []);
+  const chips = items.filter((item) => item.kind === 'chip').length;
+  return { chips, cards: items.length - chips };
 }
 
 /** The number of chips on a pad as the settings count them, or null when it cannot be told. */

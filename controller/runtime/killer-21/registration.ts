@@ -3,22 +3,17 @@
  * deal (DEALING), or for a tie-break on unseen hands (SCORING), a player lays their cards on their own seat pad.
  * The pad's reader names them; once as many lie there as the engine expects, they are sent as `register-hand`.
  * The seat's ZAP button sends what lies there at once ("this is my hand"), so a wrong count gets its answer
- * (BAD_HAND with the numbers) instead of silence.
+ * (WRONG_COUNT with the numbers) instead of silence.
  */
 import type { StationId } from '../../hardware/interface.ts';
 import { hiddenIn, type Killer21State } from '../../rules/killer-21/index.ts';
 import { action, type Intent } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
-import { lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
+import { enrolledItems, type TagRegistry } from '../registry/tag-registry.ts';
 
 /** The Killer-21 cards lying on a pad (chips are not cards), in the order they were laid. */
 export function k21CardsOnPad(pads: Pads, station: StationId, registry: TagRegistry): string[] {
-  const out: string[] = [];
-  for (const uid of pads[station]?.tags ?? []) {
-    const item = lookupTag(registry, uid);
-    if (item?.kind === 'k21') out.push(item.card);
-  }
-  return out;
+  return enrolledItems(registry, pads[station]?.tags ?? []).flatMap((item) => (item.kind === 'k21' ? [item.card] : []));
 }
 
 /** How many unseen cards `player` has to lay down now (0: nothing to register). */

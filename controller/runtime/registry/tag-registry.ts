@@ -34,6 +34,16 @@ export function lookupTag(registry: TagRegistry, uid: string): Item | undefined 
   return key === undefined ? undefined : parseItemKey(key);
 }
 
+/** The enrolled items among `tags` (a pad's tags, in the order they were read); tags not enrolled are left out. */
+export function enrolledItems(registry: TagRegistry, tags: readonly string[]): Item[] {
+  const out: Item[] = [];
+  for (const uid of tags) {
+    const item = lookupTag(registry, uid);
+    if (item !== undefined) out.push(item);
+  }
+  return out;
+}
+
 /** The tag on an item, if any. */
 export function tagOf(registry: TagRegistry, item: Item): string | undefined {
   const key = itemKey(item);

@@ -15,7 +15,7 @@ import { crossCheckBarrel, type BarrelWeights } from '../calibration/barrel-weig
 import { action, type Intent } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
 import { describeItem } from '../registry/items.ts';
-import { lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
+import { enrolledItems, lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
 
 export interface ZappTableContext {
   /** Station id → the player sitting there. */
@@ -29,12 +29,7 @@ export interface ZappTableContext {
 
 /** Barrel values whose tags lie on a pad. */
 export function barrelsOnPad(pads: Pads, station: StationId, registry: TagRegistry): number[] {
-  const out: number[] = [];
-  for (const uid of pads[station]?.tags ?? []) {
-    const item = lookupTag(registry, uid);
-    if (item?.kind === 'barrel') out.push(item.value);
-  }
-  return out;
+  return enrolledItems(registry, pads[station]?.tags ?? []).flatMap((item) => (item.kind === 'barrel' ? [item.value] : []));
 }
 
 function report(player: string, kind: string, detail: string, at: number): Intent {

@@ -15,7 +15,7 @@ import type { LandingInterval, PlaySpec, ZipZapState } from '../../rules/zip-zap
 import { action, type Intent } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
 import { describeItem } from '../registry/items.ts';
-import { lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
+import { enrolledItems, lookupTag, type TagRegistry } from '../registry/tag-registry.ts';
 import { landingOf } from '../pads/landing-interval.ts';
 
 export interface ZipTableContext {
@@ -35,12 +35,7 @@ export type ZipInput = Intent | {
 
 /** Zip-Zap card ids on a pad. */
 export function cardsOnPad(pads: Pads, station: StationId, registry: TagRegistry): string[] {
-  const out: string[] = [];
-  for (const uid of pads[station]?.tags ?? []) {
-    const item = lookupTag(registry, uid);
-    if (item?.kind === 'card' || item?.kind === 'zap') out.push(item.card);
-  }
-  return out;
+  return enrolledItems(registry, pads[station]?.tags ?? []).flatMap((item) => (item.kind === 'card' || item.kind === 'zap' ? [item.card] : []));
 }
 
 function ownerOf(state: ZipZapState, card: string): string | undefined {
