@@ -184,16 +184,22 @@ export function describeK21Event(e: PublicEventJson, n: Namer = ID): string {
 }
 
 /** The overview's lines for a Killer-21 table. */
+/** The overview's phase line. */
+function overviewPhase(view: Killer21PublicView, n: Namer): string {
+  switch (view.phase) {
+    case 'GAME_OVER': return `game over, ${view.winners.length === 0 ? 'no winner' : `won by ${names(view.winners, n)}`}`;
+    case 'ROUND_OVER': return `round ${view.round} over`;
+    case 'KILLER': return `round ${view.round}, KILLER window`;
+    case 'DEALING': return `round ${view.round}, registering hands`;
+    case 'SCORING': return 'tie-break on hands';
+    case 'TURN': return `round ${view.round}, ${view.turn === null ? '—' : n(view.turn)} to play, total ${view.total}`;
+  }
+}
+
 export function overviewLine(view: Killer21PublicView, n: Namer = ID): { game: string; players: string; phase: string } {
-  const phase = view.phase === 'GAME_OVER' ? `game over, ${view.winners.length === 0 ? 'no winner' : `won by ${names(view.winners, n)}`}`
-    : view.phase === 'ROUND_OVER' ? `round ${view.round} over`
-      : view.phase === 'KILLER' ? `round ${view.round}, KILLER window`
-        : view.phase === 'DEALING' ? `round ${view.round}, registering hands`
-          : view.phase === 'SCORING' ? 'tie-break on hands'
-            : `round ${view.round}, ${view.turn === null ? '—' : n(view.turn)} to play, total ${view.total}`;
   return {
     game: `Killer-21${view.variant === 'BLITZ' ? ' (Blitz)' : ''}`,
     players: view.players.map((p) => `${n(p.id)} (${p.out ? 'out' : `${p.lives} ${p.lives === 1 ? 'life' : 'lives'}`})`).join(', '),
-    phase,
+    phase: overviewPhase(view, n),
   };
 }
