@@ -6,6 +6,9 @@ import path from 'node:path';
 
 /** layer → layers it may import (besides itself). '*' = any layer. */
 export const LAYERS = {
+  // The time kernel: event times, intervals and their order, one seeded PRNG, statistics, the Result shape.
+  // Pure and at the very bottom: every layer may import it, it imports nothing.
+  kernel: [],
   rules: [],
   bots: ['rules'],
   scenarios: ['rules'],
@@ -23,7 +26,7 @@ export const LAYERS = {
 };
 
 /** Layers that may import no package at all (only their own files). */
-const NO_PACKAGES = new Set(['rules', 'buzzer']);
+const NO_PACKAGES = new Set(['kernel', 'rules', 'buzzer']);
 
 const controllerRoot = path.resolve(import.meta.dirname, '..', 'controller');
 
@@ -63,6 +66,7 @@ export const layersPlugin = {
             return;
           }
           const to = layerOf(path.resolve(path.dirname(file), spec));
+          if (to === 'kernel') return; // the kernel is below every layer
           if (to === undefined || to === from || allowed.includes('*') || allowed.includes(to)) return;
           context.report({ node, messageId: 'forbidden', data: { from, to, allowed: allowed.join(', ') || 'none' } });
         }
