@@ -79,6 +79,7 @@ export const REQUESTS = {
       piece: Id,
       carry: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
       intoCity: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+      to: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Literal('CITY')])),
     }, strict),
   },
   'declare-stuck': {

@@ -30,6 +30,12 @@ export interface MoveAction extends Timed {
   readonly carry?: Readonly<Record<string, boolean>>;
   /** PRO, entering the city: for each own carried piece, true = into the city, false = in front of it (ZAPP-67). */
   readonly intoCity?: Readonly<Record<string, boolean>>;
+  /**
+   * Where the mover says the piece ends: a field number or `"CITY"`. Optional; when given, a move whose
+   * barrel number takes the piece elsewhere is refused (`WRONG_DESTINATION`), so "RED1 to field 8" can be
+   * checked as said at the table. Without it, the piece goes where its barrel number takes it.
+   */
+  readonly to?: number | 'CITY';
 }
 /** ZAPP-Q-5 option: decline to move (only with moveMandatory false). */
 export interface PassAction extends Timed { readonly type: 'pass'; readonly player: string }
@@ -71,7 +77,7 @@ const FIELDS: Readonly<Record<ZappAction['type'], readonly string[]>> = {
   'put-back': ['player', 'barrel'],
   place: ['player', 'barrel'],
   reveal: [],
-  move: ['player', 'piece', 'carry', 'intoCity'],
+  move: ['player', 'piece', 'carry', 'intoCity', 'to'],
   pass: ['player'],
   claim: ['player', 'pieces'],
   'report-violation': ['player', 'kind', 'detail'],
@@ -115,7 +121,10 @@ export function parseAction(value: unknown): ZappAction | { readonly error: stri
       const intoCity = boolMap(value.intoCity, 'intoCity');
       if (typeof carry === 'string') return { error: carry };
       if (typeof intoCity === 'string') return { error: intoCity };
-      return { type: 'move', player, piece: value.piece, ...(carry ? { carry } : {}), ...(intoCity ? { intoCity } : {}), ...t };
+      const to = value.to;
+      if (to !== undefined && to !== 'CITY' && !(isInt(to) && to >= 0)) return { error: 'move: to must be a field number or "CITY"' };
+      return { type: 'move', player, piece: value.piece, ...(carry ? { carry } : {}), ...(intoCity ? { intoCity } : {}),
+        ...(to === undefined ? {} : { to }), ...t };
     }
     case 'pass':
       return isStr(player) ? { type: 'pass', player, ...t } : { error: 'pass needs a player id' };

@@ -43,6 +43,11 @@ function finish(state: ZappState, p: PlayerState, events: ZappEvent[]): ZappStat
   return { ...s, phase: 'DONE', winner: p.id, moveQueue: [], claim: null };
 }
 
+/** A location in words, for messages. */
+function where(loc: Loc): string {
+  return typeof loc === 'number' ? `field ${loc}` : loc === 'CITY' ? 'the city' : 'the start';
+}
+
 /** `move`: the B.6 move-resolution procedure. */
 export function applyMove(state: ZappState, action: MoveAction): ZappOutcome {
   const who = checkMover(state, 'move', action.player);
@@ -53,6 +58,9 @@ export function applyMove(state: ZappState, action: MoveAction): ZappOutcome {
   if (pieceColour(action.piece) !== p.colour) return fail('NOT_YOUR_PIECE', `${action.piece} is not ${p.colour} (ZAPP-31)`);
   if (loc === 'CITY') return fail('PIECE_IN_CITY', `${action.piece} is already in the city (ZAPP-48)`);
   const plan = planMove(state, action.piece, steps);
+  if (action.to !== undefined && action.to !== plan.to) {
+    return fail('WRONG_DESTINATION', `${action.piece} moves ${steps} from ${where(plan.from)} to ${where(plan.to)}, not ${where(action.to)} (ZAPP-31)`);
+  }
   const carried = resolveCarry(state, plan, action.carry, action.intoCity);
   if ('ok' in carried) return carried;
 

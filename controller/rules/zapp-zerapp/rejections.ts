@@ -29,6 +29,7 @@ export const ZAPP_REJECTIONS = {
   UNKNOWN_PIECE: 'No such piece in this game.',
   NOT_YOUR_PIECE: 'A player moves only pieces of their own colour (ZAPP-31).',
   PIECE_IN_CITY: 'Pieces in the city are finished and never move (ZAPP-48).',
+  WRONG_DESTINATION: 'The move names a destination (`to`) that the barrel number does not take the piece to (ZAPP-31, B.6).',
   CARRY_CHOICE_MISSING: 'A PRO move must say yes or no for every carryable piece on its path (ZAPP-63).',
   CARRY_NOT_ALLOWED: 'That piece cannot be carried on this move (BASIC game, not on a passed carrying field, or no matching castle).',
   INTO_CITY_NOT_ALLOWED: 'Only an own piece that is carried on a move entering the city can go into the city with it (ZAPP-67).',
