@@ -50,8 +50,12 @@ export interface GameEngine<S, A extends BaseAction, E, V, C extends string, Cfg
   view(state: S, viewer: Viewer): V;
   /** Scores, winners and progress. */
   result(state: S): GameResult;
-  /** Checks that an unknown JSON value is a well-formed action of this game (not that it is legal). */
-  parseAction(value: unknown): A | { readonly error: string };
+  /**
+   * Checks that an unknown JSON value is a well-formed action of this game (not that it is legal). A refusal
+   * carries a code from the game's catalogue (`BAD_ACTION`, or `UNKNOWN_FIELD` for a field the type does not
+   * have), so a scenario or a request can expect it like any other rejection.
+   */
+  parseAction(value: unknown): A | ActionShapeError;
   /**
    * A refusal of `action` as it may leave the process (a response, a public event): unchanged when it depends
    * on public facts only, `HIDDEN_REASON` with a neutral message when it could tell a hidden fact (a hand, an
@@ -63,6 +67,12 @@ export interface GameEngine<S, A extends BaseAction, E, V, C extends string, Cfg
    * docs/rules-engine.md). Rejects with `BAD_SETUP` when the description is inconsistent.
    */
   fromScenario(setup: unknown): Outcome<S, E, C | 'BAD_SETUP'>;
+}
+
+/** What every game's `parseAction` returns for a malformed action: the message and a catalogue code. */
+export interface ActionShapeError {
+  readonly error: string;
+  readonly code: 'BAD_ACTION' | 'UNKNOWN_FIELD';
 }
 
 /** An engine with its types erased, for code that handles every game. */

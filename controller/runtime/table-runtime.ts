@@ -276,7 +276,7 @@ export class TableRuntime {
   /** Applies an engine action on a referee's request (roll, move, declare-stuck, next-round…). */
   requestAction(raw: unknown, by: string, asCorrection: boolean): RuntimeResult {
     const parsed = this.engine.parseAction(raw);
-    if ('error' in parsed) return { ok: false, code: 'BAD_ACTION', message: parsed.error };
+    if ('error' in parsed) return { ok: false, code: parsed.code, message: parsed.error };
     const waiting = this.options.tableGame.requestRefusal(this.state, this.pads, parsed);
     if (waiting !== null) return { ok: false, ...waiting };
     const action = parsed.at === undefined ? { ...parsed, at: this.nowMs() } : parsed;

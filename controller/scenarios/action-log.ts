@@ -41,7 +41,7 @@ export function replayLog(log: ActionLog): ReplayResult {
   let state = setup.state;
   for (const [index, raw] of log.actions.entries()) {
     const action = engine.parseAction(raw);
-    if ('error' in action) return { ok: false, index, code: 'BAD_ACTION', message: action.error, state };
+    if ('error' in action) return { ok: false, index, code: action.code, message: action.error, state };
     const outcome = engine.apply(state, action);
     if (!outcome.ok) return { ok: false, index, code: outcome.code, message: outcome.message, state };
     state = outcome.state;

@@ -20,7 +20,7 @@ const toy: AnyEngine = {
   result: (state) => ({ over: (state as Toy).n === 10, winners: [], scores: {}, rounds: 0 }),
   parseAction: (value) => {
     const k = (value as { k?: unknown }).k;
-    return typeof k === 'number' ? { type: 'add', k } as never : { error: 'k must be a number' };
+    return typeof k === 'number' ? { type: 'add', k } as never : { error: 'k must be a number', code: 'BAD_ACTION' };
   },
   fromScenario: (setup) => {
     const n = (setup as { n?: unknown }).n;
@@ -65,7 +65,17 @@ describe('scenario runner', () => {
     expect(report.cases[0]?.failures[0]).toContain('state.n is 6, expected 7');
     expect(report.cases[1]?.failures[0]).toContain('got TOO_BIG');
     expect(report.cases[5]?.failures[0]).toContain('public view contains');
+    expect(report.cases[6]?.failures[0]).toContain('rejected with BAD_ACTION: k must be a number');
     expect(scenarioPassed(report)).toBe(false);
+  });
+
+  it('lets a case expect a parse refusal by its code, and fails a wrong code', () => {
+    const report = runScenario(scenario([
+      { name: 'expected parse refusal', steps: [{ action: { type: 'add' }, expect: { rejected: 'BAD_ACTION', state: { n: 5 } } }] },
+      { name: 'wrong parse code', steps: [{ action: { type: 'add' }, expect: { rejected: 'UNKNOWN_FIELD' } }] },
+    ]), toy);
+    expect(report.cases.map((c) => c.passed)).toEqual([true, false]);
+    expect(report.cases[1]?.failures[0]).toContain('expected rejection UNKNOWN_FIELD, got BAD_ACTION');
   });
 
   it('reports a setup the engine rejects', () => {

@@ -2,6 +2,7 @@
  * The action vocabulary (documented in docs/rules-engine.md (Zapp Zerapp)) and its shape check. `parseAction`
  * checks form only; legality is `apply`'s job.
  */
+import type { ActionShapeError } from '../engine.ts';
 import { VIOLATION_KINDS, type ViolationKind } from './state.ts';
 
 interface Timed {
@@ -84,12 +85,18 @@ const FIELDS: Readonly<Record<ZappAction['type'], readonly string[]>> = {
 };
 
 /** Checks that an unknown JSON value is a well-formed action; unknown fields are refused, as in Zip-Zap. */
-export function parseAction(value: unknown): ZappAction | { readonly error: string } {
+export function parseAction(value: unknown): ZappAction | ActionShapeError {
+  const parsed = parseShape(value);
+  return 'error' in parsed ? { error: parsed.error, code: parsed.code ?? 'BAD_ACTION' } : parsed;
+}
+
+/** The shape check; every refusal but an unknown field is `BAD_ACTION`. */
+function parseShape(value: unknown): ZappAction | { readonly error: string; readonly code?: 'UNKNOWN_FIELD' } {
   if (!isObj(value)) return { error: 'an action must be a JSON object' };
   if (typeof value.type === 'string' && Object.hasOwn(FIELDS, value.type)) {
     const allowed = FIELDS[value.type as ZappAction['type']];
     for (const key of Object.keys(value)) {
-      if (key !== 'type' && key !== 'at' && !allowed.includes(key)) return { error: `${value.type}: unknown field ${key}` };
+      if (key !== 'type' && key !== 'at' && !allowed.includes(key)) return { error: `${value.type}: unknown field ${key}`, code: 'UNKNOWN_FIELD' };
     }
   }
   const at = value.at;

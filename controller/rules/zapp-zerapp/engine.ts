@@ -24,7 +24,7 @@ import { applyReportViolation } from './violations.ts';
 /** `apply`: shape check, then the handler for the action type. A rejection changes nothing. */
 export function applyAction(state: ZappState, action: ZappAction): ZappOutcome {
   const parsed = parseAction(action);
-  if ('error' in parsed) return fail('BAD_ACTION', parsed.error);
+  if ('error' in parsed) return fail(parsed.code, parsed.error);
   // Violations may still be recorded after the end (an audit trail); everything else stops at ZAPP-80.
   if (state.phase === 'DONE' && parsed.type !== 'report-violation') return fail('GAME_OVER', `${state.winner ?? 'someone'} has won`);
   switch (parsed.type) {

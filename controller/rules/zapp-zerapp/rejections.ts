@@ -11,6 +11,7 @@ export const ZAPP_REJECTIONS = {
   BAD_CONFIG: 'The configuration is invalid (every error is listed in the message).',
   BAD_SETUP: 'A scenario setup is inconsistent or malformed.',
   BAD_ACTION: 'The action is not a well-formed Zapp Zerapp action.',
+  UNKNOWN_FIELD: 'The action carries a field its type does not have.',
   GAME_OVER: 'The game has ended (ZAPP-80); nothing more can be played.',
   WRONG_PHASE: 'This action is not possible in the current phase.',
   UNKNOWN_PLAYER: 'No such player at this table.',

@@ -3,6 +3,7 @@
  * action is legal now is `apply`'s business. Every action may carry `at` (controller ms); a card play may
  * also carry its landing interval (`atEarliest` ≤ `at` ≤ `atLatest`) and what dated it (`timedBy`).
  */
+import type { ActionShapeError } from '../engine.ts';
 import type { LandingInterval } from './state.ts';
 
 /** A card lands on the pile: a number card (or the player's ZAP id, treated like `zap`). */
@@ -142,17 +143,17 @@ function fieldError(type: ZipZapAction['type'], v: Obj): string | null {
 }
 
 /** Checks that an unknown JSON value is a well-formed Zip-Zap action (not that it is legal). */
-export function parseAction(value: unknown): ZipZapAction | { readonly error: string } {
-  if (!isObj(value)) return { error: 'an action must be a JSON object' };
+export function parseAction(value: unknown): ZipZapAction | ActionShapeError {
+  if (!isObj(value)) return { error: 'an action must be a JSON object', code: 'BAD_ACTION' };
   const type = value.type;
   if (typeof type !== 'string' || !(ACTION_TYPES as readonly string[]).includes(type)) {
-    return { error: `unknown action type ${JSON.stringify(type)}; one of ${ACTION_TYPES.join(', ')}` };
+    return { error: `unknown action type ${JSON.stringify(type)}; one of ${ACTION_TYPES.join(', ')}`, code: 'BAD_ACTION' };
   }
   const t = type as ZipZapAction['type'];
   for (const key of Object.keys(value)) {
-    if (key !== 'type' && key !== 'at' && !FIELDS[t].includes(key)) return { error: `${t}: unknown field ${key}` };
+    if (key !== 'type' && key !== 'at' && !FIELDS[t].includes(key)) return { error: `${t}: unknown field ${key}`, code: 'UNKNOWN_FIELD' };
   }
-  if (value.at !== undefined && !isTime(value.at)) return { error: 'at: must be a time in ms' };
+  if (value.at !== undefined && !isTime(value.at)) return { error: 'at: must be a time in ms', code: 'BAD_ACTION' };
   const error = fieldError(t, value);
-  return error === null ? (value as unknown as ZipZapAction) : { error };
+  return error === null ? (value as unknown as ZipZapAction) : { error, code: 'BAD_ACTION' };
 }

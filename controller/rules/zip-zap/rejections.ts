@@ -9,6 +9,7 @@ export const ZIP_REJECTIONS = {
   BAD_CONFIG: 'The configuration is invalid (every problem is listed in the message).',
   BAD_SETUP: 'A scenario setup is inconsistent or malformed.',
   BAD_ACTION: 'The action is not a well-formed Zip-Zap action.',
+  UNKNOWN_FIELD: 'The action carries a field its type does not have.',
   NOT_A_PLAYER: 'No such player at this table.',
   UNKNOWN_CARD: 'Not a card id of this game (a removed suit, an absent seat\'s ZAP, or no such card).',
   CARD_NOT_IN_HAND: 'The player does not hold that card.',

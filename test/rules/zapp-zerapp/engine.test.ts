@@ -67,15 +67,16 @@ describe('phases and rolling (ZAPP-10, ZAPP-11)', () => {
     rejects(s, { type: 'claim', player: 'ann', pieces: ['RED1'] }, 'NO_CLAIM_WINDOW');
   });
 
-  it('rejects malformed actions as BAD_ACTION', () => {
+  it('rejects malformed actions as BAD_ACTION, unknown fields as UNKNOWN_FIELD', () => {
     const s = newGame().state;
     rejects(s, { type: 'dance' } as unknown as ZappAction, 'BAD_ACTION');
     rejects(s, { type: 'place', player: 'ann' } as unknown as ZappAction, 'BAD_ACTION');
     expect(engine.parseAction({ type: 'move', player: 'a', piece: 'RED1', carry: { RED2: 'yes' } })).toHaveProperty('error');
     expect(engine.parseAction({ type: 'report-violation', player: 'a', kind: 'CHEATING' })).toHaveProperty('error');
     // Unknown fields are refused, not dropped: a misspelled `intoCity` must not become the default move.
-    expect(engine.parseAction({ type: 'enter-dice', d1: 3, d2: 4, extra: 1 })).toEqual({ error: 'enter-dice: unknown field extra' });
-    expect(engine.parseAction({ type: 'move', player: 'a', piece: 'RED1', intoCty: {} })).toEqual({ error: 'move: unknown field intoCty' });
+    expect(engine.parseAction({ type: 'enter-dice', d1: 3, d2: 4, extra: 1 })).toEqual({ error: 'enter-dice: unknown field extra', code: 'UNKNOWN_FIELD' });
+    expect(engine.parseAction({ type: 'move', player: 'a', piece: 'RED1', intoCty: {} })).toEqual({ error: 'move: unknown field intoCty', code: 'UNKNOWN_FIELD' });
+    expect(engine.parseAction({ type: 'move', player: 'a', piece: 'RED1', to: 'MOON' })).toEqual({ error: 'move: to must be a field number or "CITY"', code: 'BAD_ACTION' });
   });
 });
 
