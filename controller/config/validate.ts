@@ -14,6 +14,7 @@ import { fromAjvErrors } from './schema-errors.ts';
 import { ANNOTATIONS } from './schema-helpers.ts';
 import { ZaptableSchema, type ZaptableConfig } from './schema.ts';
 import { missingSecrets } from './secrets.ts';
+import { houseRuleNotes } from './house-rules.ts';
 
 export type ValidationResult =
   | { readonly ok: true; readonly config: ZaptableConfig; readonly notes: string[] }
@@ -53,7 +54,10 @@ export function validateConfig(input: unknown): ValidationResult {
   const errors = [...schemaErrors, ...cross, ...rules];
   if (errors.length > 0) return { ok: false, errors: errors.sort(byPath) };
   const config = data as ZaptableConfig;
-  const notes = missingSecrets(config)
-    .map(({ path, variable }) => `${path} is not set: a random one is generated at each start (set ${variable} to keep it)`);
+  const notes = [
+    ...missingSecrets(config)
+      .map(({ path, variable }) => `${path} is not set: a random one is generated at each start (set ${variable} to keep it)`),
+    ...houseRuleNotes(config),
+  ];
   return { ok: true, config, notes };
 }

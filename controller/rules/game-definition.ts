@@ -31,6 +31,11 @@ export interface GameDefinition {
   engineRules(rules: Readonly<Record<string, unknown>>, seats: readonly DefinitionSeat[]): Record<string, unknown>;
   /** The engine's complaints about a table's `rules` (its `resolveConfig` messages, `key: message`); none when valid. */
   checkRules(rules: Readonly<Record<string, unknown>>, seats: readonly DefinitionSeat[]): readonly string[];
+  /**
+   * Valid `rules` that depart from the printed game (`key: what the house rule changes`), shown by `zaptable
+   * config check` and at start as notes, so a house rule is always a choice someone can see. Optional.
+   */
+  houseRules?(rules: Readonly<Record<string, unknown>>): readonly string[];
   /** Table keys besides `seats` and `rules` that this game reads (`pileStation`, `chips`); other games refuse them. */
   readonly tableKeys: readonly string[];
   /** Seat colours the game itself uses (Zapp Zerapp's four homes): filled in seat order, each once, and checked. */

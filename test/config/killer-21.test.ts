@@ -24,6 +24,19 @@ describe('killer-21 tables', () => {
     expect(table?.chips).toEqual({ countBy: 'weight', chipGrams: 8.5, cardGrams: 1.8 });
   });
 
+  it('names a deck with no Killer or two as a house rule in the notes, and the printed deck not at all', () => {
+    const notes = (killers?: number): string[] => {
+      const deck = killers === undefined ? {} : { deck: { KILLER: killers } };
+      const result = validateConfig({ tables: [{ id: 'k', mode: 'killer-21', seats: seats(3), rules: deck }] });
+      if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('; '));
+      return result.notes.filter((n) => n.includes('house rule'));
+    };
+    expect(notes()).toEqual([]);
+    expect(notes(1)).toEqual([]);
+    expect(notes(0)).toEqual([expect.stringMatching(/^tables\.0\.rules\.deck\.KILLER: 0 — a house rule: the printed deck has exactly one Killer/)]);
+    expect(notes(2)).toEqual([expect.stringMatching(/^tables\.0\.rules\.deck\.KILLER: 2 — a house rule/)]);
+  });
+
   it('refuses too many seats, engine options it does not have (with a suggestion) and bad values', () => {
     expect(problems({ tables: [{ id: 'k', mode: 'killer-21', seats: seats(8) }] }))
       .toEqual(['CONFIG_INVALID tables.0.seats: killer-21 needs 2–7 seats, got 8']);

@@ -18,6 +18,14 @@ export const killer21Game: GameDefinition = {
     const r = resolveConfig({ ...rules, players: seats.map((s) => s.id) });
     return 'errors' in r ? r.errors : [];
   },
+  houseRules(rules) {
+    const deck = rules.deck;
+    const killers = typeof deck === 'object' && deck !== null ? (deck as Record<string, unknown>).KILLER : undefined;
+    if (typeof killers !== 'number' || killers === 1) return [];
+    return [killers === 0
+      ? 'deck.KILLER: 0 — a house rule: the printed deck has exactly one Killer (K21-2, K21-30); no Killer race is ever played'
+      : `deck.KILLER: ${killers} — a house rule: the printed deck has exactly one Killer (K21-2, K21-30); each copy opens its own Killer window`];
+  },
   tableKeys: ['pileStation', 'chips'],
   // Killer-21 events carry no hidden information (a draw is a count; a zero kept in a hand has no card id).
   publicEvent: (event) => event,

@@ -13,6 +13,7 @@ import type { Killer21Event } from './events.ts';
 import { checkInvariants } from './invariants.ts';
 import { LIMIT } from './playable.ts';
 import { refuse, type K21RejectionCode } from './rejections.ts';
+import { newGame } from './rounds.ts';
 import { nextActive } from './seats.ts';
 import type { Direction, HiddenCards, Killer21State, Phase, PileRecord } from './state.ts';
 
@@ -21,8 +22,11 @@ type Result = Outcome<Killer21State, Killer21Event, K21RejectionCode>;
 
 const KEYS = new Set([
   'players', 'config', 'seed', 'lives', 'hands', 'pile', 'deck', 'rest', 'total', 'turn', 'dealer', 'direction', 'round',
-  'unseen', 'phase',
+  'unseen', 'phase', 'deal',
 ]);
+
+/** With `deal: "FRESH"` only these keys may be given: everything else comes from the deal itself. */
+const FRESH_KEYS = new Set(['players', 'config', 'seed', 'dealer', 'deal']);
 
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -237,7 +241,9 @@ function build(raw: Obj, errors: string[]): Killer21State | null {
   for (const p of config.players) {
     const n = count(p);
     if (lives[p] === 0 && n > 0) errors.push(`hands.${p}: ${p} is out and holds no cards`);
-    if ((lives[p] ?? 0) > 0 && n === 0) errors.push(`hands.${p}: a player with lives holds cards mid-round`);
+    if ((lives[p] ?? 0) > 0 && n === 0) {
+      errors.push(`hands.${p}: ${p} has lives but no hand is listed (a player still in holds cards mid-round; to start from a fresh deal, give "deal": "FRESH")`);
+    }
   }
   const dealer = config.dealer ?? (config.players[config.players.length - 1] as string);
   const turn = raw.turn ?? (errors.length === 0 ? nextActive({ players: config.players, lives }, dealer, 1, 1) : null);
@@ -250,9 +256,26 @@ function build(raw: Obj, errors: string[]): Killer21State | null {
   };
 }
 
+/**
+ * `deal: "FRESH"`: the state right after the engine's own deal for these players, configuration and seed —
+ * exactly what `setup` gives, so a scenario can start at a game's first turn (or, dealt at the table, in DEALING).
+ */
+function freshDeal(raw: Obj): Result {
+  const errors = Object.keys(raw).filter((k) => !FRESH_KEYS.has(k)).map((k) => `${k}: not with "deal": "FRESH" (the deal decides it)`);
+  const config = configOf(raw, errors);
+  const seed = raw.seed ?? 1;
+  if (typeof seed !== 'number' && typeof seed !== 'string') errors.push('seed: a number or a string');
+  if (config === null || errors.length > 0) return refuse('BAD_SETUP', errors.join('; '));
+  const { state, events } = newGame(config, seed as number | string);
+  return applied(state, events);
+}
+
 /** Builds a state from a scenario description (see the module comment). */
 export function fromScenario(setup: unknown): Result {
   if (!isObj(setup)) return refuse('BAD_SETUP', 'a scenario setup must be an object');
+  if (setup.deal !== undefined) {
+    return setup.deal === 'FRESH' ? freshDeal(setup) : refuse('BAD_SETUP', 'deal: "FRESH" (or leave it out for a mid-round description)');
+  }
   const errors: string[] = [];
   const state = build(setup, errors);
   if (state === null) return refuse('BAD_SETUP', errors.join('; '));

@@ -256,7 +256,7 @@ describe('fromScenario', () => {
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     for (const part of ['colour: unknown key', 'total:', 'lives.Q: not a player', 'hands.D.0: R9 is not a card', 'hands.B: B is out',
-      'hands.C: a player with lives holds cards', 'turn:']) {
+      'hands.C: C has lives but no hand is listed', '"deal": "FRESH"', 'turn:']) {
       expect(outcome.message).toContain(part);
     }
   });
@@ -268,5 +268,22 @@ describe('fromScenario', () => {
     expect(s.deck.slice(0, 2)).toEqual(['R0-4', 'R0-5']);
     expect(checkInvariants(s)).toEqual([]);
     expect(codeOf(e.fromScenario({ players: ['A', 'B'], hands: { A: ['KILLER'], B: ['KILLER'] } }))).toBe('BAD_SETUP');
+  });
+
+  it('starts from a fresh deal with deal: "FRESH": exactly the state setup gives for the same players, config and seed', () => {
+    for (const seed of [1, 7, 'cafe']) {
+      const fresh = ok(e.fromScenario({ players: P4, deal: 'FRESH', seed, config: { lives: 3, handSize: 4 } })).state;
+      expect(fresh).toEqual(ok(e.setup({ players: P4, lives: 3, handSize: 4 }, seed)).state);
+      for (const p of P4) expect(fresh.hands[p]).toHaveLength(4);
+    }
+    const table = ok(e.fromScenario({ players: P4, deal: 'FRESH', config: { dealing: 'TABLE' } })).state;
+    expect(table.phase).toBe('DEALING');
+  });
+
+  it('refuses keys the deal decides, and any other deal, as BAD_SETUP naming them', () => {
+    const outcome = e.fromScenario({ players: P4, deal: 'FRESH', total: 5, hands: { A: ['R1'] } });
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) for (const part of ['total: not with "deal": "FRESH"', 'hands: not with']) expect(outcome.message).toContain(part);
+    expect(codeOf(e.fromScenario({ players: P4, deal: 'NEW' }))).toBe('BAD_SETUP');
   });
 });
