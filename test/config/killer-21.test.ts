@@ -33,7 +33,8 @@ describe('killer-21 tables', () => {
     };
     expect(notes()).toEqual([]);
     expect(notes(1)).toEqual([]);
-    expect(notes(0)).toEqual([expect.stringMatching(/^tables\.0\.rules\.deck\.KILLER: 0 — a house rule: the printed deck has exactly one Killer/)]);
+    const houseRule = /^tables\.0\.rules\.deck\.KILLER: 0 — a house rule: the printed deck has exactly one Killer/;
+    expect(notes(0)).toEqual([expect.stringMatching(houseRule)]);
     expect(notes(2)).toEqual([expect.stringMatching(/^tables\.0\.rules\.deck\.KILLER: 2 — a house rule/)]);
   });
 
