@@ -496,5 +496,6 @@ function describeTables(tables: readonly TableConfig[], simulated: boolean): Rec
       id: s.id, name: s.name, station: s.station, bot: s.bot, ...(s.colour === undefined ? {} : { colour: s.colour }),
     })),
     ...(t.pileStation === undefined ? {} : { pileStation: t.pileStation }),
+    ...(t.mode === 'buzzer' ? {} : { rules: t.rules }),
   }]));
 }

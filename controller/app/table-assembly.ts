@@ -46,19 +46,32 @@ export function tableGameOf(table: TableConfig, parts: TableParts): TableGame {
 }
 
 /** Fresh seeds for `seed: auto` (logged with the game, so it can still be replayed). */
-function seedSource(table: TableConfig): () => number | string {
-  if (table.seed !== 'auto') return () => table.seed;
-  return () => randomInt(1, 2 ** 31 - 1);
+/**
+ * Where a table's games get their seeds. `auto`: a fresh random seed each game (logged, so it still replays).
+ * A configured seed: the first game of a run takes it as written, each later game of the same run the next
+ * derived seed (`"<seed>/2"`, `"<seed>/3"`, …), so a replayable table never deals the same hands twice in a row.
+ */
+export function seedSource(table: TableConfig): () => number | string {
+  if (table.seed === 'auto') return () => randomInt(1, 2 ** 31 - 1);
+  const seed = table.seed;
+  let games = 0;
+  return () => {
+    games += 1;
+    return games === 1 ? seed : `${seed}/${games}`;
+  };
 }
 
-export function buildTableRuntime(table: TableConfig, parts: TableParts, deps: TableRuntimeDeps): TableRuntime {
+/** Builds a table's runtime; `nextSeed` is handed in when the seed sequence must outlive this runtime (TableHost). */
+export function buildTableRuntime(
+  table: TableConfig, parts: TableParts, deps: TableRuntimeDeps, nextSeed: () => number | string = seedSource(table),
+): TableRuntime {
   return new TableRuntime({
     tableId: table.id,
     game: gameOf(table),
     players: table.seats.map((s) => s.id),
     seatOfStation: Object.fromEntries(table.seats.map((s) => [s.station, s.id])),
     rules: engineRules(table),
-    nextSeed: seedSource(table),
+    nextSeed,
     arbitrationWindowMs: table.timing.arbitrationWindowMs,
     tableGame: tableGameOf(table, parts),
   }, deps);

@@ -6,7 +6,7 @@ import type { SeatConfig, TableConfig } from '../config/index.ts';
 import type { GameId } from '../rules/engine.ts';
 import type { RecoveredGame, RuntimeResult, TableRuntime, TableRuntimeDeps } from '../runtime/table-runtime.ts';
 import { getEngine } from '../rules/games.ts';
-import { buildTableRuntime, engineRules, type TableParts } from './table-assembly.ts';
+import { buildTableRuntime, engineRules, seedSource, type TableParts } from './table-assembly.ts';
 
 export interface NewGameParams {
   readonly game: GameId;
@@ -20,10 +20,13 @@ const COLOURS = ['red', 'green', 'blue', 'yellow'];
 export class TableHost {
   private current: TableRuntime;
   private active: TableConfig;
+  /** One seed sequence for every runtime of this table, so a new game never repeats the last one's seed. */
+  private readonly nextSeed: () => number | string;
 
   constructor(readonly config: TableConfig, private readonly parts: TableParts, private readonly deps: TableRuntimeDeps) {
     this.active = config;
-    this.current = buildTableRuntime(config, parts, deps);
+    this.nextSeed = seedSource(config);
+    this.current = buildTableRuntime(config, parts, deps, this.nextSeed);
   }
 
   get runtime(): TableRuntime {
@@ -50,7 +53,7 @@ export class TableHost {
     if (recovered && this.misfit(recovered) === undefined) {
       const seats = recovered.config.players.map((p) => this.config.seats.find((s) => s.id === p)).filter((s) => s !== undefined);
       this.active = { ...this.config, seats };
-      this.current = buildTableRuntime(this.active, this.parts, this.deps);
+      this.current = buildTableRuntime(this.active, this.parts, this.deps, this.nextSeed);
       this.current.start(recovered);
       return;
     }
@@ -69,14 +72,18 @@ export class TableHost {
       const asked = colours[s.id];
       return { ...s, colour: (typeof asked === 'string' ? asked : s.colour ?? COLOURS[i] ?? 'red').toLowerCase() };
     });
-    const { colours: _ignored, ...rules } = params.config ?? {};
+    const { colours: _ignored, ...asked } = params.config ?? {};
+    // The table's configured rules stay unless the request changes them: a table dealt by hand stays dealt by
+    // hand, a small deck stays small (a referee's new game is the same table, not the engine's defaults).
+    const rules = { ...this.config.rules, ...asked };
     const next: TableConfig = { ...this.config, mode: params.game, seats: withColours, rules };
+    const seed = params.seed ?? this.nextSeed();
     // Check the new set-up with the engine before the running game is retired: a refused set-up changes nothing.
-    const check = getEngine(params.game).setup({ ...engineRules(next), players: params.players }, params.seed ?? 0);
+    const check = getEngine(params.game).setup({ ...engineRules(next), players: params.players }, seed);
     if (!check.ok) return { ok: false, code: check.code, message: check.message };
-    const runtime = buildTableRuntime(next, this.parts, this.deps);
+    const runtime = buildTableRuntime(next, this.parts, this.deps, this.nextSeed);
     this.current.retire();
-    const started = runtime.newGame(params.seed === undefined ? {} : { seed: params.seed });
+    const started = runtime.newGame({ seed });
     this.current = runtime;
     this.active = next;
     return started;

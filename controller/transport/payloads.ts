@@ -46,6 +46,11 @@ export interface BridgeTableEntry {
     readonly id: string; readonly name?: string; readonly colour?: string; readonly station?: string; readonly bot?: boolean;
   }[];
   readonly pileStation?: string;
+  /**
+   * The table's configured rules (`tables[].rules`: public, everyone at the table plays by them). A referee's
+   * `new-game` keeps them unless its `config` changes a key; the dashboard's new-game form shows them.
+   */
+  readonly rules?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -51,7 +51,8 @@ export async function confirmAction(text: string): Promise<boolean> {
   label.textContent = text;
   dialog.returnValue = '';
   dialog.showModal();
-  (document.getElementById('confirm-ok') as HTMLButtonElement | null)?.focus();
+  // The safe choice has the focus: a stray Enter or a double tap cancels rather than replacing a game.
+  (document.getElementById('confirm-cancel') as HTMLButtonElement | null)?.focus();
   return new Promise((resolve) => {
     dialog.addEventListener('close', () => {
       resolve(dialog.returnValue === 'ok');

@@ -44,6 +44,8 @@ export interface BridgeTable {
   readonly simulated?: boolean;
   readonly seats?: readonly BridgeSeat[];
   readonly pileStation?: string;
+  /** The table's configured rules (a new game keeps them). */
+  readonly rules?: Readonly<Record<string, unknown>>;
 }
 
 /** A public event: its type, `seq`, `at` and the event's own fields. */

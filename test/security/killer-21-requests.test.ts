@@ -44,3 +44,35 @@ describe('requests on a Killer-21 table', () => {
       .toBe('INVALID_REQUEST');
   }, 60_000);
 });
+
+describe('a referee\'s new game on a Killer-21 table', () => {
+  it('keeps the table\'s configured rules unless the request changes them, and never deals the same seed twice', async () => {
+    const spec: TableSpec = {
+      ...K21, id: 'k2', extra: ['    seed: 7', '    rules:', '      lives: 3', '      handSize: 3', '      deck: { KILLER: 0 }'],
+    };
+    rig = await startRig({ broker: 'embedded', tables: [spec] });
+    const r = await Referee.connect(rig.brokerUrl);
+    closers.push(async () => r.close());
+    const app = rig.app;
+    const config = (): Record<string, unknown> => {
+      const t = app.tableState('k2');
+      if (t === undefined) throw new Error('no table k2');
+      return (t.state as { config: Record<string, unknown> }).config;
+    };
+    const hands: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      expect(await r.request('k2', 'new-game', { game: 'killer-21', players: ['ana', 'ben', 'cy'], config: { variant: 'STANDARD' } }))
+        .toMatchObject({ status: 'ok' });
+      const c = config();
+      expect(c).toMatchObject({ lives: 3, handSize: 3, variant: 'STANDARD' });
+      expect((c.deck as Record<string, unknown>).KILLER).toBe(0);
+      const t = app.tableState('k2');
+      hands.push(JSON.stringify((t?.state as { hands: unknown }).hands));
+    }
+    expect(new Set(hands).size).toBe(3);
+    // A key the request names is changed for that game; the others stay as configured.
+    expect(await r.request('k2', 'new-game', { game: 'killer-21', players: ['ana', 'ben'], config: { lives: 2 } }))
+      .toMatchObject({ status: 'ok' });
+    expect(config()).toMatchObject({ lives: 2, handSize: 3 });
+  });
+});

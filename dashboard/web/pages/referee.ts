@@ -35,6 +35,15 @@ function seatColours(): { readonly choices: readonly VariantChoice[]; readonly g
   return { choices: [...choices.values()], games: games.map((g) => g.title).join(', ') };
 }
 
+/** A table's configured rules in words: `lives 3 · handSize 3 · deck KILLER 0`, or that it plays the defaults. */
+function rulesText(rules: Readonly<Record<string, unknown>> | undefined): string {
+  const entries = Object.entries(rules ?? {});
+  if (entries.length === 0) return 'the game\'s standard rules';
+  const value = (v: unknown): string => (typeof v === 'object' && v !== null
+    ? Object.entries(v).map(([k, x]) => `${k} ${JSON.stringify(x)}`).join(', ') : String(v));
+  return entries.map(([k, v]) => `${k} ${value(v)}`).join(' · ');
+}
+
 export class RefereePage {
   readonly element = h('div', { class: 'referee' });
   private readonly result = resultLine();
@@ -83,6 +92,11 @@ export class RefereePage {
     const game = h('select', {}, options(gameUis().map((g) => g.id), gameUis().map((g) => g.title)));
     const variant = h('select', {});
     const seed = h('input', { type: 'text', inputmode: 'numeric', placeholder: 'random' });
+    // The table's configured rules (bridge/tables): a new game keeps them unless the variant above changes one.
+    const rulesNote = h('p', { class: 'why', 'data-testid': 'ng-rules' });
+    const showRules = (): void => {
+      rulesNote.textContent = `Kept from the table's configuration: ${rulesText(this.ctx.store.bridgeEntry(this.ctx.table)?.rules)}.`;
+    };
     const seats = h('div', { class: 'seat-rows' });
     const colourNote = h('p', { class: 'why', id: 'ng-colour-why' });
     const colours = seatColours();
@@ -94,12 +108,19 @@ export class RefereePage {
       for (const sel of seats.querySelectorAll('select')) sel.disabled = !coloured;
       colourNote.textContent = coloured ? '' : colours.games === '' ? 'No game takes seat colours.' : `Colours are for ${colours.games} only.`;
     };
-    for (let i = 0; i < SEATS; i++) {
-      const name = h('input', { type: 'text', maxlength: 64, 'aria-label': `seat ${i + 1} player` });
-      const colour = h('select', { 'aria-label': `seat ${i + 1} colour`, 'aria-describedby': 'ng-colour-why' }, h('option', { value: '' }, 'auto colour'),
-        options(colours.choices.map((c) => c.value), colours.choices.map((c) => c.label)));
-      seats.append(h('div', { class: 'seat-row' }, h('span', { class: 'muted' }, `seat ${i + 1}`), name, colour));
-    }
+    // As many seat rows as the table has seats (bridge/tables), else as many as any game takes: a new game
+    // chooses among the table's stations, so more rows than seats could only be refused.
+    const fitRows = (): void => {
+      const wanted = this.ctx.store.bridgeEntry(this.ctx.table)?.seats?.length ?? SEATS;
+      while (seats.children.length > wanted) seats.lastElementChild?.remove();
+      for (let i = seats.children.length; i < wanted; i++) {
+        const name = h('input', { type: 'text', maxlength: 64, 'aria-label': `seat ${i + 1} player` });
+        const colour = h('select', { 'aria-label': `seat ${i + 1} colour`, 'aria-describedby': 'ng-colour-why' },
+          h('option', { value: '' }, 'auto colour'), options(colours.choices.map((c) => c.value), colours.choices.map((c) => c.label)));
+        seats.append(h('div', { class: 'seat-row' }, h('span', { class: 'muted' }, `seat ${i + 1}`), name, colour));
+      }
+    };
+    fitRows();
     game.addEventListener('change', fillVariant);
     fillVariant();
     // The form follows the table until someone edits it; after that it is theirs.
@@ -109,13 +130,16 @@ export class RefereePage {
       const key = JSON.stringify(s);
       if (edited || key === shown) return;
       shown = key;
+      fitRows();
       game.value = s.game;
       fillVariant();
       if (s.variant !== undefined && [...variant.options].some((o) => o.value === s.variant)) variant.value = s.variant;
       seats.querySelectorAll('input').forEach((input, i) => {
         input.value = s.players[i] ?? '';
       });
+      showRules();
     };
+    showRules();
     const element = h('form', {
       class: 'panel', 'aria-labelledby': 'ng-title',
       oninput: () => {
@@ -139,12 +163,14 @@ export class RefereePage {
           const seedText = seed.value.trim();
           const params: Record<string, unknown> = { game: game.value, players, config };
           if (seedText !== '') params.seed = /^-?\d+$/.test(seedText) ? Number(seedText) : seedText;
-          if (!await confirmAction(`Start a new ${game.value} game for ${players.join(', ')}? The running game is replaced.`)) return;
+          const kept = rulesText(this.ctx.store.bridgeEntry(this.ctx.table)?.rules);
+          if (!await confirmAction(`Start a new ${game.value} game for ${players.join(', ')}? The running game is replaced; `
+            + `the table's rules are kept (${kept}).`)) return;
           await this.send('new game', 'new-game', params);
         })();
       },
     }, h('h2', { id: 'ng-title' }, 'New game'), field('Game', game, 'ng-game'), field('Variant', variant, 'ng-variant'),
-    h('fieldset', {}, h('legend', {}, 'Seats and colours (in order of play)'), seats, colourNote), field('Seed', seed, 'ng-seed'),
+    h('fieldset', {}, h('legend', {}, 'Seats and colours (in order of play)'), seats, colourNote), field('Seed', seed, 'ng-seed'), rulesNote,
     h('button', { type: 'submit', class: 'danger' }, 'Start new game'));
     return { element, suggest };
   }

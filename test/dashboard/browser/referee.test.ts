@@ -58,8 +58,11 @@ describe('the referee page', () => {
     ] as const) {
       const { page } = await refereePage(table);
       await waitFor(async () => (await page.locator('#ng-game').inputValue()) === game, `${table}: the game pre-filled`);
-      const names = await Promise.all(Array.from({ length: 6 }, async (_, i) => page.getByLabel(`seat ${i + 1} player`).inputValue()));
-      expect(names).toEqual([...players, ...Array<string>(6 - players.length).fill('')]);
+      // One row per seat of the table (three here), not six whatever the game.
+      await waitFor(async () => (await page.locator('.seat-row').count()) === players.length, `${table}: a row per seat`);
+      const names = await Promise.all(players.map(async (_, i) => page.getByLabel(`seat ${i + 1} player`).inputValue()));
+      expect(names).toEqual([...players]);
+      expect(await page.locator('[data-testid=ng-rules]').textContent()).toBe('Kept from the table\'s configuration: the game\'s standard rules.');
       await page.context().close();
     }
   });
@@ -79,6 +82,9 @@ describe('the referee page', () => {
     const sent = async (): Promise<Record<string, unknown>> => {
       const request = page.waitForRequest((r) => r.url().endsWith('/requests/new-game'));
       await page.getByRole('button', { name: 'Start new game' }).click();
+      // The dialog opens on the safe choice, and says the table's rules are kept.
+      await waitFor(async () => (await page.evaluate('document.activeElement && document.activeElement.id')) === 'confirm-cancel', 'focus on Cancel');
+      expect(await page.locator('#confirm-text').textContent()).toContain('the table\'s rules are kept (the game\'s standard rules)');
       await page.locator('#confirm-ok').click();
       return ((await request).postDataJSON() as { params: Record<string, unknown> }).params;
     };
@@ -119,7 +125,7 @@ describe('the referee page', () => {
     await page.locator('#d1').selectOption('4');
     await page.locator('#d2').selectOption('5');
     await page.locator('#undo-reason').fill('typed before the roll');
-    await page.getByLabel('seat 4 player').fill('dee');
+    await page.getByLabel('seat 3 player').fill('dee');
     await page.locator('#d2').focus();
     // Expandos on the live nodes: a rebuilt control or nav link would be a new node without them.
     await page.evaluate(`document.getElementById('d2').kept = true; document.querySelector('[data-testid=roll]').kept = true;
@@ -131,7 +137,7 @@ describe('the referee page', () => {
     expect(await page.locator('#d1').inputValue()).toBe('4');
     expect(await page.locator('#d2').inputValue()).toBe('5');
     expect(await page.locator('#undo-reason').inputValue()).toBe('typed before the roll');
-    expect(await page.getByLabel('seat 4 player').inputValue()).toBe('dee');
+    expect(await page.getByLabel('seat 3 player').inputValue()).toBe('dee');
     expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('d2');
     expect(await page.evaluate(`[document.getElementById('d2').kept, document.querySelector('[data-testid=roll]').kept,
       document.querySelector('#nav a[aria-current]').kept]`)).toEqual([true, true, true]);
