@@ -40,7 +40,7 @@ const str = (v: unknown): string => (typeof v === 'string' || typeof v === 'numb
 /** A public event as a line for people; `nameOf` gives the players' configured names. */
 export function describeEvent(e: PublicEventJson, nameOf: (id: string) => string = (id) => id): string {
   const who = (v: unknown): string => nameOf(str(v));
-  const named: PublicEventJson = { ...e, ...Object.fromEntries(['player', 'by', 'controller', 'winner'].filter((k) => typeof e[k] === 'string').map((k) => [k, who(e[k])])) };
+  const named: PublicEventJson = { ...e, ...Object.fromEntries(['player', 'by', 'controller', 'winner', 'first'].filter((k) => typeof e[k] === 'string').map((k) => [k, who(e[k])])) };
   return describeNamed(named);
 }
 
@@ -87,12 +87,21 @@ function describeNamed(e: PublicEventJson): string {
   }
 }
 
-export function eventList(events: readonly PublicEventJson[], limit = 12, nameOf?: (id: string) => string): HTMLElement {
+/**
+ * The recent events, newest first, in sentences with players by name: `describe` is the game's own wording
+ * (its GameUi's `describeEvent`), else the shared one above.
+ */
+export function eventList(
+  events: readonly PublicEventJson[], limit = 12, nameOf?: (id: string) => string,
+  describe?: (e: PublicEventJson, nameOf: (id: string) => string) => string,
+): HTMLElement {
   const recent = events.slice(-limit).reverse();
+  const line = (e: PublicEventJson): string =>
+    (describe === undefined ? describeEvent(e, nameOf) : describe(e, nameOf ?? ((id) => id)));
   return h('section', { class: 'panel events', 'aria-label': 'Recent events' },
     h('h2', {}, 'Recent events'),
     recent.length === 0 ? h('p', { class: 'muted' }, 'none yet') :
-        h('ol', { class: 'event-list', 'data-testid': 'events' }, recent.map((e) => h('li', { 'data-type': e.type }, h('time', {}, clock(e.at)), ' ', describeEvent(e, nameOf)))));
+        h('ol', { class: 'event-list', 'data-testid': 'events' }, recent.map((e) => h('li', { 'data-type': e.type }, h('time', {}, clock(e.at)), ' ', line(e)))));
 }
 
 /** The line that shows a control's answer (role=status, so screen readers hear it). */

@@ -8,7 +8,7 @@
 import type { ControlResult } from '../api.ts';
 import type { NameOf } from '../names.ts';
 import type { Page, PageContext } from '../page.ts';
-import type { BridgeSeat } from '../types.ts';
+import type { BridgeSeat, PublicEventJson } from '../types.ts';
 
 /** The overview's three lines for a table. */
 export interface OverviewLine {
@@ -94,6 +94,12 @@ export interface GameUi {
   /** The referee page's live controls, while the game runs. */
   readonly referee: (kit: RefereeKit) => GamePart;
   /** The new-game form's variants (and seat colours, and how it pre-fills from the running game). */
+  /**
+   * The game's own events in sentences, with players by name (the referee page and every list of recent
+   * events use it); events it does not know fall back to the shared sentences (common.ts). Optional: a game
+   * whose events the shared sentences cover needs none.
+   */
+  readonly describeEvent?: (e: PublicEventJson, nameOf: NameOf) => string;
   readonly newGame: NewGameForm;
 }
 

@@ -16,6 +16,7 @@ import { eventList, field, options, resultLine, tokenForm } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { GamePart, RefereeKit, RunningGame, VariantChoice } from '../games/game-ui.ts';
 import { gameUi, gameUis } from '../games/registry.ts';
+import { namesOf } from '../names.ts';
 import type { PageContext } from '../page.ts';
 
 const SEATS = 6;
@@ -242,7 +243,9 @@ export class RefereePage {
     const lastEvent = t.events.at(-1)?.seq ?? -1;
     if (lastEvent !== this.lastEvent || this.events.childElementCount === 0) {
       this.lastEvent = lastEvent;
-      replace(this.events, eventList(t.events, 8));
+      // The game's own sentences with the players' names: the referee reads at least what the audience reads.
+      const game = t.state?.mode === 'game' ? gameUi(t.state.game) : undefined;
+      replace(this.events, eventList(t.events, 8, namesOf(this.ctx.store, this.ctx.table), game?.describeEvent));
     }
     const state = t.state;
     const seq = state?.seq ?? -1;

@@ -220,6 +220,12 @@ describe('the Killer-21 page from recorded views', () => {
     await waitFor(async () => (await referee.page.locator('[data-testid=k21-tie-figures-D]').count()) === 1, 'the tie on the referee page');
     expect(await text(referee.page, 'k21-tie-figures-D')).toBe('Dee\'s red 0 landed 4.0 ms before the deadline, ±25.0 ms: in time?');
     expect(await referee.page.getByRole('button', { name: 'Dee: in time' }).count()).toBe(1);
+    // The referee reads the events in the game's sentences with names, as the audience does (not "zero tied").
+    const tied = referee.page.locator('.referee-events li[data-type=ZERO_TIED]');
+    await waitFor(async () => (await tied.count()) >= 1, 'the tie among the referee\'s events');
+    expect(await tied.first().textContent()).toContain('Dee: red 0 on the deadline (±25.0 ms): the referee rules');
+    const played = await referee.page.locator('.referee-events li[data-type=KILLER_WINDOW_OPENED]').allTextContents();
+    for (const line of played) expect(line).toMatch(/KILLER by (Ada|Ben|Cy|Dee)!/);
     expect(await axeViolations(referee.page)).toEqual([]);
     for (const card of hands()) {
       expect(await page.content()).not.toContain(card);
@@ -295,13 +301,15 @@ describe('the Killer-21 page from recorded views', () => {
     expect(viewer.errors).toEqual([]);
   });
 
-  it('puts the table on the overview with its game, lives and phase from the registry', async () => {
+  it('puts the table on the overview with its game, lives and phase from the registry, players by name', async () => {
     const w = await openPage(browser, `${dashboard.url}/#/`);
     const card = w.page.locator(`[data-table="${TABLE}"]`);
     await waitFor(async () => (await card.locator('[data-testid=game]').textContent()) === 'Killer-21', 'the overview card');
     const v = view();
-    expect(await card.locator('[data-testid=phase]').textContent()).toBe(`round ${v.round}, ${v.turn ?? ''} to play, total ${v.total}`);
-    expect(await card.textContent()).toContain(v.players.map((p) => `${p.id} (${p.lives} ${p.lives === 1 ? 'life' : 'lives'})`).join(', '));
+    // Players by their names (Dee), never their seat ids (D).
+    const name = (id: string): string => SEATS.find((seat) => seat.id === id)?.name ?? `no seat ${id}`;
+    expect(await card.locator('[data-testid=phase]').textContent()).toBe(`round ${v.round}, ${name(v.turn ?? '')} to play, total ${v.total}`);
+    expect(await card.textContent()).toContain(v.players.map((p) => `${name(p.id)} (${p.lives} ${p.lives === 1 ? 'life' : 'lives'})`).join(', '));
     await w.page.context().close();
   });
 

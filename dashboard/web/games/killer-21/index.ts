@@ -6,14 +6,15 @@ import type { GameUi } from '../game-ui.ts';
 import { Killer21Page } from './page.ts';
 import { Killer21RefereeControls } from './referee-controls.ts';
 import { Killer21SimulatorPanel } from './simulator-panel.ts';
-import { overviewLine, type Killer21PublicView } from './text.ts';
+import { describeK21Event, overviewLine, type Killer21PublicView } from './text.ts';
 import './killer-21.css';
 
 export const killer21Ui: GameUi = {
   id: 'killer-21',
   title: 'Killer-21',
   page: (ctx) => new Killer21Page(ctx),
-  overview: (view) => overviewLine(view as Killer21PublicView),
+  overview: (view, nameOf) => overviewLine(view as Killer21PublicView, nameOf),
+  describeEvent: describeK21Event,
   simulator: (kit) => new Killer21SimulatorPanel(kit),
   referee: (kit) => new Killer21RefereeControls(kit),
   newGame: { key: 'variant', variants: [{ value: 'STANDARD', label: 'standard' }, { value: 'BLITZ', label: 'Blitz' }] },

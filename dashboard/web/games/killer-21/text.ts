@@ -135,8 +135,8 @@ const GAME_END: Readonly<Record<string, string>> = { LAST_PLAYER: 'last player w
 /** A Killer-21 event (or a table event) as a line for people. */
 export function describeK21Event(e: PublicEventJson, n: Namer = ID): string {
   switch (e.type) {
-    case 'GAME_STARTED': return `Game started: ${Array.isArray(e.players) ? e.players.join(', ') : ''}, ${str(e.lives)} lives each`;
-    case 'ROUND_DEALT': return `Round ${str(e.round)} dealt by ${str(e.dealer)}; ${str(e.first)} starts`;
+    case 'GAME_STARTED': return `Game started: ${Array.isArray(e.players) ? names(e.players as string[], n) : ''}, ${str(e.lives)} lives each`;
+    case 'ROUND_DEALT': return `Round ${str(e.round)} dealt by ${n(str(e.dealer))}; ${n(str(e.first))} starts`;
     case 'CARD_PLAYED': return `${n(str(e.player))} played ${cardName(str(e.card))}: total ${str(e.total)}`;
     case 'CARDS_DRAWN': return `${n(str(e.player))} drew ${str(e.count)}`;
     case 'DRAW_SHORT': return `${n(str(e.player))} could not draw ${str(e.missing)}: the deck is empty`;
