@@ -33,7 +33,7 @@ function names(players: readonly string[]): string {
  * widths within 10 % of each other: the stations' clock bounds differ a little; the widest is shown), else one
  * by one.
  */
-function precision(contenders: readonly Contender[]): string {
+function precision(contenders: readonly Contender[], nameOf: (id: string) => string): string {
   const one = (c: Contender): string => {
     const h = halfWidth(c);
     if (h === null) return 'exact';
@@ -49,11 +49,12 @@ function precision(contenders: readonly Contender[]): string {
     const plural = first.timedBy === undefined ? undefined : SOURCE[first.timedBy]?.[1];
     return `each ±${span(Math.max(...known))}${plural === undefined ? '' : ` (${plural})`}`;
   }
-  return contenders.map((c) => `${c.player} ${one(c)}`).join(', ');
+  return contenders.map((c) => `${nameOf(c.player)} ${one(c)}`).join(', ');
 }
 
-/** The sentence for a pending tie. */
-export function tieSentence(tie: Tie): string {
+/** The sentence for a pending tie, players by name (`nameOf`, the seats' configured names; ids without it). */
+export function tieSentence(tie: Tie, nameOf: (id: string) => string = (id) => id): string {
   const margin = tie.tieWindowMs > 0 ? `, within the ${span(tie.tieWindowMs)} tie window` : '';
-  return `${names(tie.contenders.map((c) => c.player))} landed ${span(tie.separationMs)} apart, ${precision(tie.contenders)}${margin}: who was first?`;
+  const who = names(tie.contenders.map((c) => nameOf(c.player)));
+  return `${who} landed ${span(tie.separationMs)} apart, ${precision(tie.contenders, nameOf)}${margin}: who was first?`;
 }

@@ -41,7 +41,9 @@ let referee: WatchedPage;
 const state = (): ZipZapState => harness.tableState(TABLE).state as ZipZapState;
 
 beforeAll(async () => {
-  harness = await startRealHarness({ tables: [{ id: TABLE, name: 'Zip-Zap table', game: 'zip-zap', players: [...PLAYERS], seed: found.seed }] });
+  harness = await startRealHarness({
+    tables: [{ id: TABLE, name: 'Zip-Zap table', game: 'zip-zap', players: [...PLAYERS], names: { ana: 'Ana', ben: 'Ben' }, seed: found.seed }],
+  });
   browser = await launchBrowser();
   viewer = await openPage(browser, `${harness.dashboardUrl}/#/table/${TABLE}`);
   referee = await openPage(browser, `${harness.dashboardUrl}/#/table/${TABLE}/referee`);
@@ -68,13 +70,24 @@ describe('a Zip-Zap tie in the browser', () => {
     // The viewer's banner says it with the figures; the referee page too, with a button per contender.
     // Alike when both windows round to one figure, else one figure per contender (tie-text.ts).
     const alike = String.raw`each ±\d+\.\d ms \(tag windows\)`;
-    const each = String.raw`(ana|ben) ±\d+\.\d ms \(tag window\), (ana|ben) ±\d+\.\d ms \(tag window\)`;
-    const figures = new RegExp(String.raw`^(ana and ben|ben and ana) landed [\d.]+ (µs|ms) apart, (${alike}|${each}): who was first\?$`);
+    const each = String.raw`(Ana|Ben) ±\d+\.\d ms \(tag window\), (Ana|Ben) ±\d+\.\d ms \(tag window\)`;
+    // Players by their names (Ana, Ben), never their seat ids.
+    const figures = new RegExp(String.raw`^(Ana and Ben|Ben and Ana) landed [\d.]+ (µs|ms) apart, (${alike}|${each}): who was first\?$`);
     await waitFor(async () => (await viewer.page.locator('[data-testid=tie]').count()) === 1, 'the tie on the viewer page');
     const banner = (await viewer.page.locator('[data-testid=tie]').textContent()) ?? '';
     expect(banner.replace(/^Tie — /, '').replace(/ The referee decides\.$/, '')).toMatch(figures);
     await waitFor(async () => (await referee.page.locator('[data-testid=tie-figures]').count()) === 1, 'the tie on the referee page');
     expect((await referee.page.locator('[data-testid=tie-figures]').textContent()) ?? '').toMatch(figures);
+    // The screen does not contradict itself: no "RACE — play!" above the tie, the ruling buttons name the
+    // players, the referee sees the top card, and what the engine would refuse during a tie is disabled with why.
+    const modeBanner = (await viewer.page.locator('[data-testid=mode-banner]').textContent()) ?? '';
+    expect(modeBanner).toMatch(/^TIE — the race waits for the refereeTie — /);
+    expect(modeBanner).not.toContain('RACE');
+    expect(await referee.page.locator('[data-testid=resolve-ben]').textContent()).toBe('Ben');
+    expect(await referee.page.locator('.referee').textContent()).toMatch(/· TIE · top card /);
+    for (const name of ['Nobody can play', 'Announce stuck']) {
+      expect(await referee.page.getByRole('button', { name }).isDisabled(), name).toBe(true);
+    }
     for (const page of [viewer, referee]) {
       const html = await page.page.content();
       expect(html).not.toContain(`data-card="${found.a}"`);

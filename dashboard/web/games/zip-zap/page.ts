@@ -42,8 +42,9 @@ function modeBanner(view: ZipZapPublicView, nameOf: NameOf): HTMLElement {
   let cls: string;
   switch (m.kind) {
     case 'RACE':
-      text = 'RACE — anyone who can follow, play!';
-      cls = 'race';
+      // A pending tie stops the race until the referee rules: the banner must not invite more plays.
+      text = view.tie === null ? 'RACE — anyone who can follow, play!' : 'TIE — the race waits for the referee';
+      cls = view.tie === null ? 'race' : 'paused';
       break;
     case 'PAUSED':
       text = `PAUSED — ${nameOf(m.controller)} is in control: ${nameOf(m.controller)} ${CAUSE[m.cause] ?? m.cause}`;
@@ -71,7 +72,7 @@ function modeBanner(view: ZipZapPublicView, nameOf: NameOf): HTMLElement {
       break;
   }
   return h('div', { class: `mode-banner ${cls}`, role: 'status', 'data-testid': 'mode-banner', 'data-mode': m.kind }, text,
-    view.tie === null ? null : h('div', { class: 'tie', 'data-testid': 'tie' }, `Tie — ${tieSentence(view.tie)} The referee decides.`));
+    view.tie === null ? null : h('div', { class: 'tie', 'data-testid': 'tie' }, `Tie — ${tieSentence(view.tie, nameOf)} The referee decides.`));
 }
 
 function scoreTable(view: ZipZapPublicView, nameOf: NameOf): HTMLElement {

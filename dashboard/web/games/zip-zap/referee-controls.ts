@@ -5,8 +5,10 @@
  */
 import { h, replace } from '../../dom.ts';
 import { gatedButton, type GatedButton } from '../../gated-button.ts';
+import { namesOf } from '../../names.ts';
 import { tieSentence } from '../../tie-text.ts';
 import type { GamePart, RefereeKit } from '../game-ui.ts';
+import { cardName } from './card-names.ts';
 import { zipView } from './page.ts';
 
 export class ZipRefereeControls implements GamePart {
@@ -40,22 +42,27 @@ export class ZipRefereeControls implements GamePart {
     if (view === undefined || seq === this.seq) return;
     this.seq = seq;
     const m = view.mode;
-    const text = `Round ${view.round}/${view.roundsTotal} · ${m.kind}${m.kind === 'PAUSED' ? ` (${m.controller}, ${m.cause})` : ''}`;
+    const nameOf = namesOf(this.kit.ctx.store, this.kit.ctx.table);
+    const top = view.top === null ? 'no top card' : `top card ${cardName(view.top.card)}`;
+    const tied = view.tie !== null;
+    const text = `Round ${view.round}/${view.roundsTotal} · ${tied ? 'TIE' : m.kind}${m.kind === 'PAUSED' ? ` (${nameOf(m.controller)}, ${m.cause})` : ''} · ${top}`;
     if (this.mode.textContent !== text) this.mode.textContent = text;
     const now = m.kind.toLowerCase().replaceAll('_', ' ');
+    // While a tie waits for the ruling the engine refuses everything but resolve-tie: say so rather than offer it.
+    const race = tied ? 'first rule on the tie below' : m.kind === 'RACE' ? null : `only during the race (now: ${now})`;
     this.flip.set(m.kind === 'START' ? null : `only while the start card waits (now: ${now})`);
-    this.declare.set(m.kind === 'RACE' ? null : `only during the race (now: ${now})`);
-    this.announce.set(m.kind === 'RACE' ? null : `only during the race (now: ${now})`);
+    this.declare.set(race);
+    this.announce.set(race);
     this.next.set(m.kind === 'ROUND_OVER' ? null : `only after a round is over (now: ${now})`);
     const tieKey = JSON.stringify(view.tie);
     if (tieKey === this.tieKey) return;
     this.tieKey = tieKey;
     replace(this.tieHost, view.tie === null ? null : h('div', { class: 'tie-ruling', 'data-testid': 'tie-ruling' },
-      h('p', { 'data-testid': 'tie-figures' }, tieSentence(view.tie)),
+      h('p', { 'data-testid': 'tie-figures' }, tieSentence(view.tie, nameOf)),
       h('div', { class: 'row' }, h('span', {}, 'First to land: '),
         view.tie.contenders.map((c) => h('button', {
           type: 'button', 'data-testid': `resolve-${c.player}`,
-          onclick: () => void this.kit.send(`tie: ${c.player}`, 'action', { action: { type: 'resolve-tie', first: c.player } }),
-        }, c.player)))));
+          onclick: () => void this.kit.send(`tie: ${nameOf(c.player)} first`, 'action', { action: { type: 'resolve-tie', first: c.player } }),
+        }, nameOf(c.player))))));
   }
 }
