@@ -49,5 +49,10 @@ export function updatePads(pads: Pads, event: SensorEvent): Pads {
 
 /** True when no tag lies on any of the given stations' pads. */
 export function padsClear(pads: Pads, stations: readonly StationId[]): boolean {
-  return stations.every((s) => (pads[s]?.tags.length ?? 0) === 0);
+  return occupiedPads(pads, stations).length === 0;
+}
+
+/** The stations among `stations` whose pad still holds a tag, in the order given. */
+export function occupiedPads(pads: Pads, stations: readonly StationId[]): StationId[] {
+  return stations.filter((s) => (pads[s]?.tags.length ?? 0) > 0);
 }

@@ -113,10 +113,11 @@ export function revealIntents(state: ZappState, at: number): Intent[] {
 }
 
 /** The seat button: the current mover confirms their only legal move; the roller rolls when the pads are clear. */
-export function buttonIntents(state: ZappState, player: string, padsAreClear: boolean, at: number,
+export function buttonIntents(state: ZappState, player: string, notClear: string | null, at: number,
   onlyMove: (state: ZappState, player: string) => Record<string, unknown> | null): Intent[] {
   if (state.phase === 'ROLL' && state.roller === player) {
-    if (!padsAreClear) return [{ kind: 'notice', code: 'PADS_NOT_CLEAR', message: 'put every barrel back on the mountain before the next roll', player }];
+    // `notClear`: why the pads are not clear (whose pad still holds a barrel), null when they are.
+    if (notClear !== null) return [{ kind: 'notice', code: 'PADS_NOT_CLEAR', message: notClear, player }];
     return [action({ type: 'roll', player, at })];
   }
   if (state.phase === 'MOVE' && state.moveQueue[0] === player) {

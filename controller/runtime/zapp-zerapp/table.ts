@@ -4,7 +4,7 @@
 import type { SensorEvent } from '../../hardware/interface.ts';
 import { describeMoves, type ZappState } from '../../rules/zapp-zerapp/index.ts';
 import { zappLamps } from './lamps.ts';
-import { padsClear, type Pads } from '../pads/pad-state.ts';
+import { occupiedPads, type Pads } from '../pads/pad-state.ts';
 import {
   barrelEventIntents, buttonIntents, placementIntents, revealIntents, type ZappTableContext,
 } from './barrel-pads.ts';
@@ -20,6 +20,12 @@ export function onlyMove(state: ZappState, player: string): Record<string, unkno
 
 export function zappTable(ctx: ZappTableContext): TableGame {
   const stations = Object.keys(ctx.seatOfStation);
+  // Whose pad still holds a barrel, in words (null when every pad is clear): the refusal says where to look.
+  const notClear = (pads: Pads): string | null => {
+    const left = occupiedPads(pads, stations).map((s) => `${ctx.seatOfStation[s] ?? s}'s pad (${s})`);
+    if (left.length === 0) return null;
+    return `put every barrel back on the mountain before the next roll: a barrel still lies on ${left.join(' and ')}`;
+  };
   return {
     id: 'zapp-zerapp',
     onSensor(raw, padsAfter, event: SensorEvent) {
@@ -27,7 +33,7 @@ export function zappTable(ctx: ZappTableContext): TableGame {
       if (event.kind === 'button-pressed') {
         const player = ctx.seatOfStation[event.station];
         if (player === undefined) return [];
-        return buttonIntents(state, player, padsClear(padsAfter, stations), event.time.hostUs / 1000, onlyMove);
+        return buttonIntents(state, player, notClear(padsAfter), event.time.hostUs / 1000, onlyMove);
       }
       return barrelEventIntents(state, padsAfter, event, ctx);
     },
@@ -39,8 +45,9 @@ export function zappTable(ctx: ZappTableContext): TableGame {
     requestRefusal(raw, pads, action) {
       const state = raw as ZappState;
       // The same check the seat button makes (buttonIntents): a barrel left on a pad would count at the roll.
-      if ((action.type === 'roll' || action.type === 'enter-dice') && state.phase === 'ROLL' && !padsClear(pads, stations)) {
-        return { code: 'PADS_NOT_CLEAR', message: 'put every barrel back on the mountain before the next roll' };
+      const left = notClear(pads);
+      if ((action.type === 'roll' || action.type === 'enter-dice') && state.phase === 'ROLL' && left !== null) {
+        return { code: 'PADS_NOT_CLEAR', message: left };
       }
       return null;
     },

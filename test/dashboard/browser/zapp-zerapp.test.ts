@@ -278,8 +278,11 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
       await referee.page.locator(`section[data-seat="${roller}"] button[data-op="press"]`).click();
     });
     // The table heard the button and the answer says why it does not roll: the barrels still lie on the pads.
-    expect(await press()).toBe(`${what}: PADS_NOT_CLEAR — put every barrel back on the mountain before the next roll`);
-    await waitText(viewer.page, '[data-testid=events]', 'Notice PADS_NOT_CLEAR: put every barrel back on the mountain before the next roll');
+    // …and whose pads: every seat's barrel is still there.
+    const refusal = await press();
+    expect(refusal).toMatch(new RegExp(`^${what}: PADS_NOT_CLEAR — put every barrel back on the mountain before the next roll: a barrel still lies on `));
+    for (const [i, player] of PLAYERS.entries()) expect(refusal).toContain(`${player}'s pad (seat-${i + 1})`);
+    await waitText(viewer.page, '[data-testid=events]', 'Notice PADS_NOT_CLEAR: put every barrel back on the mountain before the next roll: a barrel still lies on');
     expect(omni().phase).toBe('ROLL');
     for (const player of PLAYERS) {
       // Answered once every tag has left (two missed polls) and the weight has settled back.
