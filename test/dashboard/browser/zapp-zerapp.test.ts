@@ -257,10 +257,15 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
       await waitText(referee.page, '.moves h2', `${mover ?? ''} moves`);
       const button = referee.page.locator('button[data-move]').first();
       const piece = await button.getAttribute('data-move');
+      // By keyboard, as a referee with a keyboard plays: focus the button and press Enter.
       await control(referee.page, `move ${piece?.charAt(0) ?? ''}${piece?.replace(/^\D+/, '') ?? ''}`, async () => {
-        await button.click();
+        await button.focus();
+        await referee.page.keyboard.press('Enter');
       });
       await expectBoardMatches();
+      // The button is gone with the old move list; the focus stays in the move list, not on the page body.
+      await waitFor(async () => (await referee.page.evaluate('document.activeElement && document.activeElement.tagName')) !== 'BODY'
+        && (await referee.page.evaluate('!!document.activeElement.closest("[data-testid=moves-host]")')) === true, 'the focus kept in the move list');
     }
     expect(omni().currentMover).toBeNull();
     expect(omni().round).toBe(2);

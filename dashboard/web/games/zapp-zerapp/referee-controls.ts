@@ -18,7 +18,8 @@ export class ZappRefereeControls implements GamePart {
   readonly element: HTMLElement;
   private readonly header = h('div', {});
   private readonly seats = h('div', {});
-  private readonly movesHost = h('div', {});
+  // Focusable by script (tabindex -1): where the keyboard focus lands when the button it was on is gone.
+  private readonly movesHost = h('div', { tabindex: -1, 'data-testid': 'moves-host' });
   private readonly board = new ZappBoardPanel();
   private readonly roll: GatedButton;
   private readonly enter: GatedButton;
@@ -69,7 +70,12 @@ export class ZappRefereeControls implements GamePart {
       const was = ticks.get(box.id);
       if (was !== undefined) box.checked = was;
     }
-    if (focused !== '') document.getElementById(focused)?.focus();
+    if (focused !== '') {
+      // After a move by keyboard its button is gone with the old list: keep the focus in the move list (the next
+      // mover's first move, or the list itself) rather than let it drop to the page body.
+      const again = document.getElementById(focused) ?? this.movesHost.querySelector<HTMLElement>('button') ?? this.movesHost;
+      again.focus();
+    }
   }
 
   private moveActions(view: ZappView, m: MoveOption): HTMLElement {
