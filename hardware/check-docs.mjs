@@ -12,7 +12,8 @@
 //  - every relative link (and #anchor) in hardware/**/*.md points at something that exists;
 //  - every framed protocol line quoted in hardware/*.md (`... *XX`) carries the right CRC-8;
 //  - the examples in hardware/examples/ pass `node --check`;
-//  - the Raspberry Pi files carry what raspberry-pi.md promises;
+//  - the Raspberry Pi files (unit, udev rules, journald cap, backup service and timer) carry what raspberry-pi.md
+//    promises;
 //  - every line of the bill of materials has a part identifier, a source and a dated price, and the totals are
 //    the sums of its lines;
 //  - the pad stack adds up: the figures computed from the BOM's layer table match its own figures table, every
@@ -446,6 +447,42 @@ check('pi/zaptable.service: the unit raspberry-pi.md describes', () => {
   return want.filter(([re]) => !re.test(unit)).map(([, what]) => `missing ${what}`);
 });
 
+check('pi/journald-zaptable.conf, pi/zaptable-backup.*: the cap, the backup and the archive raspberry-pi.md describes', () => {
+  const problems = [];
+  const want = (file, checks) => {
+    const path = join(HW, 'pi', file);
+    if (!existsSync(path)) {
+      problems.push(`missing pi/${file}`);
+      return;
+    }
+    const text = read(path);
+    for (const [test, what] of checks) if (!(typeof test === 'function' ? test(text) : test.test(text))) problems.push(`pi/${file}: ${what}`);
+  };
+  want('journald-zaptable.conf', [
+    [/^\[Journal\]$/m, 'missing [Journal]'], [/^SystemMaxUse=\d+[KMG]$/m, 'missing SystemMaxUse='], [/^MaxRetentionSec=\S+$/m, 'missing MaxRetentionSec='],
+  ]);
+  want('zaptable-backup.service', [
+    [/^\[Service\]$/m, 'missing [Service]'], [/^Type=oneshot$/m, 'missing Type=oneshot'], [/^User=zaptable$/m, 'missing User=zaptable'],
+    [/^ExecStart=.*zaptable log backup (?:"[^"]+"|\S+) --db \/var\/lib\/zaptable\/zaptable\.db'?$/m,
+      'missing ExecStart=… zaptable log backup TARGET --db /var/lib/zaptable/zaptable.db'],
+    [/^ExecStart=.*zaptable log archive --older-than \d+ --db \/var\/lib\/zaptable\/zaptable\.db'?$/m,
+      'missing ExecStart=… zaptable log archive --older-than DAYS --db /var/lib/zaptable/zaptable.db'],
+    [/^ReadWritePaths=\/var\/lib\/zaptable$/m, 'missing ReadWritePaths=/var/lib/zaptable'],
+    // systemd expands % and $ in ExecStart itself: a shell's date format and $(…) need them doubled.
+    [(text) => !/%[a-zA-Z]/.test(text.replace(/%%/g, '')), 'a single % in ExecStart: systemd reads it as a specifier (write %%)'],
+    [(text) => !/(?<!\$)\$\(/.test(text.replace(/\$\$/g, '')), 'a single $( in ExecStart: systemd needs $$('],
+  ]);
+  want('zaptable-backup.timer', [
+    [/^\[Timer\]$/m, 'missing [Timer]'], [/^OnCalendar=\S/m, 'missing OnCalendar='], [/^Persistent=true$/m, 'missing Persistent=true'],
+    [/^WantedBy=timers\.target$/m, 'missing WantedBy=timers.target'],
+  ]);
+  const pi = existsSync(join(HW, 'raspberry-pi.md')) ? read(join(HW, 'raspberry-pi.md')) : '';
+  for (const file of ['journald-zaptable.conf', 'zaptable-backup.service', 'zaptable-backup.timer']) {
+    if (!pi.includes(`pi/${file}`)) problems.push(`raspberry-pi.md does not mention pi/${file}`);
+  }
+  return problems;
+});
+
 check('pi/99-zaptable.rules: one rule per line, the usual USB-serial chips covered', () => {
   const rules = read(join(HW, 'pi/99-zaptable.rules'));
   const problems = [];
@@ -464,7 +501,6 @@ check('pi/99-zaptable.rules: one rule per line, the usual USB-serial chips cover
   }
   return problems;
 });
-
 
 // ================================================================================ bill of materials
 
@@ -651,7 +687,8 @@ for (const name of MECHANICAL) {
       const line = [...elements(el)].find((e) => e.name === 'line');
       if (line === undefined) problems.push(`${where}: no dimension line`);
       else if (scale > 0) {
-        const len = Math.hypot(Number(line.attrs.x2) - Number(line.attrs.x1), Number(line.attrs.y2) - Number(line.attrs.y1)) / scale;
+        const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(line.attrs[a]));
+        const len = Math.hypot(x2 - x1, y2 - y1) / scale;
         if (Math.abs(len - mm) > Math.max(0.3, mm * 0.01)) problems.push(`${where}: drawn ${len.toFixed(1)} mm long at ${scale} px/mm, labelled ${mm} mm`);
       }
       const fromStack = stack.values.get(key);
@@ -669,7 +706,8 @@ for (const name of MECHANICAL) {
         problems.push(`${el.attrs['data-dim']}: data-sum names ${missing.join(', ')}, not dimensioned`);
         continue;
       }
-      const total = Math.round(parts.reduce((a, k) => a + sign(k) * (dims.get(key(k)) ?? stack.values.get(key(k))), 0) * 100) / 100;
+      const value = (k) => sign(k) * (dims.get(key(k)) ?? stack.values.get(key(k)));
+      const total = Math.round(parts.reduce((a, k) => a + value(k), 0) * 100) / 100;
       if (Math.abs(total - mm) > 0.05) problems.push(`${el.attrs['data-dim']}: ${mm} mm, but ${parts.join(' + ')} = ${total} mm`);
     }
     if (dims.size === 0) problems.push('no dimensions (<g data-dim="…" data-mm="…">)');

@@ -54,7 +54,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     load: async () => import('./commands/history.ts').then((m) => ({ help: m.historyHelp, run: m.historyCommand })),
   },
   log: {
-    summary: 'a damaged event log (LOG_CORRUPT): export what is readable, or repair it into a new file',
+    summary: 'the event log: archive old games, back it up while running; export or repair a damaged one',
     load: async () => import('./commands/log.ts').then((m) => ({ help: m.logHelp, run: m.logCommand })),
   },
   replay: {
