@@ -33,8 +33,12 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'tag every barrel and card: walks you through it, rejects duplicates, saves the registry',
     load: async () => import('./commands/enroll.ts').then((m) => ({ help: m.enrollHelp, run: m.enrollCommand })),
   },
+  stations: {
+    summary: 'what the stations say: each one online (firmware, faults), then its tags, weights, button, slaps',
+    load: async () => import('./commands/stations.ts').then((m) => ({ help: m.stationsHelp, run: m.stationsCommand })),
+  },
   calibrate: {
-    summary: 'tare and calibrate each station with a known weight; learn barrel and stone weights',
+    summary: 'tare and calibrate each station with a known weight; learn barrel and stone weights (--read-range: the reader)',
     load: async () => import('./commands/calibrate.ts').then((m) => ({ help: m.calibrateHelp, run: m.calibrateCommand })),
   },
   buzzer: {

@@ -3,7 +3,7 @@
  * wait for the station(s), and on the way out close the ports and remove the Ctrl-C handler.
  */
 import { formatConfigError, loadConfig, type ZaptableConfig } from '../../config/index.ts';
-import type { SensorEvent, SerialStationHealth, SimulatedStationConfig, StationId } from '../../hardware/index.ts';
+import type { SensorEvent, SerialStationHealth, SimulatedStationConfig, SimulatedTable, StationId } from '../../hardware/index.ts';
 import type { Scheduler } from '../../runtime/ports.ts';
 import type { Output } from '../output.ts';
 import { interruptController } from './interrupt.ts';
@@ -17,6 +17,8 @@ export interface SetupDeps {
   readonly seed?: string;
   /** Settings of the simulated stations beyond the defaults (a weak reader's `readRangeMm`, say). */
   readonly simulatedStation?: Partial<SimulatedStationConfig>;
+  /** Hands a test the simulated table once it is open, to act on it as a person would. */
+  readonly onSimulatedTable?: (table: SimulatedTable) => void;
 }
 
 /** Loads the configuration; prints every error and returns undefined when it is not valid. */
@@ -58,6 +60,7 @@ export async function openSession(o: OpenSession): Promise<Session> {
   });
   const unsubscribers: (() => void)[] = [];
   await hardware.stations.start();
+  if (hardware.table !== undefined) o.deps.onSimulatedTable?.(hardware.table);
   return {
     hardware, time, scheduler: afterScheduler(time), signal: interrupt.signal, interrupt: () => {
       interrupt.abort();
