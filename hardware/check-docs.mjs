@@ -12,7 +12,15 @@
 //  - every relative link (and #anchor) in hardware/**/*.md points at something that exists;
 //  - every framed protocol line quoted in hardware/*.md (`... *XX`) carries the right CRC-8;
 //  - the examples in hardware/examples/ pass `node --check`;
-//  - the Raspberry Pi files carry what raspberry-pi.md promises.
+//  - the Raspberry Pi files (unit, udev rules, journald cap, backup service and timer) carry what raspberry-pi.md
+//    promises;
+//  - every line of the bill of materials has a part identifier, a source and a dated price, and the totals are
+//    the sums of its lines;
+//  - the pad stack adds up: the figures computed from the BOM's layer table match its own figures table, every
+//    dimension of the mechanical drawings (data-dim groups) matches its label, its drawn length at the drawing's
+//    scale and the stack, and the text quotes the same heights;
+//  - the buzzer-hub pin plans of docs/config-examples/ never put a button on a Firmata port with a lamp or the
+//    piezo.
 // Prints one line per check and `N passed, N failed` last; exits 1 when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -439,6 +447,42 @@ check('pi/zaptable.service: the unit raspberry-pi.md describes', () => {
   return want.filter(([re]) => !re.test(unit)).map(([, what]) => `missing ${what}`);
 });
 
+check('pi/journald-zaptable.conf, pi/zaptable-backup.*: the cap, the backup and the archive raspberry-pi.md describes', () => {
+  const problems = [];
+  const want = (file, checks) => {
+    const path = join(HW, 'pi', file);
+    if (!existsSync(path)) {
+      problems.push(`missing pi/${file}`);
+      return;
+    }
+    const text = read(path);
+    for (const [test, what] of checks) if (!(typeof test === 'function' ? test(text) : test.test(text))) problems.push(`pi/${file}: ${what}`);
+  };
+  want('journald-zaptable.conf', [
+    [/^\[Journal\]$/m, 'missing [Journal]'], [/^SystemMaxUse=\d+[KMG]$/m, 'missing SystemMaxUse='], [/^MaxRetentionSec=\S+$/m, 'missing MaxRetentionSec='],
+  ]);
+  want('zaptable-backup.service', [
+    [/^\[Service\]$/m, 'missing [Service]'], [/^Type=oneshot$/m, 'missing Type=oneshot'], [/^User=zaptable$/m, 'missing User=zaptable'],
+    [/^ExecStart=.*zaptable log backup (?:"[^"]+"|\S+) --db \/var\/lib\/zaptable\/zaptable\.db'?$/m,
+      'missing ExecStart=… zaptable log backup TARGET --db /var/lib/zaptable/zaptable.db'],
+    [/^ExecStart=.*zaptable log archive --older-than \d+ --db \/var\/lib\/zaptable\/zaptable\.db'?$/m,
+      'missing ExecStart=… zaptable log archive --older-than DAYS --db /var/lib/zaptable/zaptable.db'],
+    [/^ReadWritePaths=\/var\/lib\/zaptable$/m, 'missing ReadWritePaths=/var/lib/zaptable'],
+    // systemd expands % and $ in ExecStart itself: a shell's date format and $(…) need them doubled.
+    [(text) => !/%[a-zA-Z]/.test(text.replace(/%%/g, '')), 'a single % in ExecStart: systemd reads it as a specifier (write %%)'],
+    [(text) => !/(?<!\$)\$\(/.test(text.replace(/\$\$/g, '')), 'a single $( in ExecStart: systemd needs $$('],
+  ]);
+  want('zaptable-backup.timer', [
+    [/^\[Timer\]$/m, 'missing [Timer]'], [/^OnCalendar=\S/m, 'missing OnCalendar='], [/^Persistent=true$/m, 'missing Persistent=true'],
+    [/^WantedBy=timers\.target$/m, 'missing WantedBy=timers.target'],
+  ]);
+  const pi = existsSync(join(HW, 'raspberry-pi.md')) ? read(join(HW, 'raspberry-pi.md')) : '';
+  for (const file of ['journald-zaptable.conf', 'zaptable-backup.service', 'zaptable-backup.timer']) {
+    if (!pi.includes(`pi/${file}`)) problems.push(`raspberry-pi.md does not mention pi/${file}`);
+  }
+  return problems;
+});
+
 check('pi/99-zaptable.rules: one rule per line, the usual USB-serial chips covered', () => {
   const rules = read(join(HW, 'pi/99-zaptable.rules'));
   const problems = [];
@@ -454,6 +498,292 @@ check('pi/99-zaptable.rules: one rule per line, the usual USB-serial chips cover
   });
   for (const vendor of ['1a86', '0403', '2341', '2a03']) {
     if (!new RegExp(`ATTRS\\{idVendor\\}=="${vendor}"`).test(rules)) problems.push(`no rule for USB vendor ${vendor}`);
+  }
+  return problems;
+});
+
+// ================================================================================ bill of materials
+
+const bomPath = join(HW, 'bill-of-materials.md');
+const bom = existsSync(bomPath) ? read(bomPath) : '';
+
+/** The parts tables of the BOM: rows of { ref, part, id, distributor, hobby, price, q4, q6, table }. */
+function bomTables(markdown) {
+  const out = [];
+  let table = null;
+  for (const line of markdown.split('\n')) {
+    if (!line.trimStart().startsWith('|')) {
+      table = null;
+      continue;
+    }
+    const cells = line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+    if (table === null) {
+      table = cells.includes('Part number or exact spec') ? { header: cells, rows: [] } : { header: cells, rows: null };
+      if (table.rows !== null) out.push(table);
+      continue;
+    }
+    if (table.rows === null || /^-+$/.test(cells[0] ?? '')) continue;
+    table.rows.push(cells);
+  }
+  return out;
+}
+
+const PRICE = /^€(\d+\.\d\d) \((?:approx\., )?(\d{4}-\d{2})\)$/;
+const isSource = (cell) => cell !== undefined && cell.replace(/[–—-]/g, '').trim() !== '';
+const euroCents = (text) => Math.round(Number(text) * 100);
+const euros = (cents) => `€${(cents / 100).toFixed(2)}`;
+
+const bomParts = bomTables(bom);
+check('bill-of-materials.md: every line has a part identifier, a source and a dated price in EUR', () => {
+  const problems = [];
+  if (bomParts.length < 2) problems.push('expected the parts table and the buzzer-hub table ("Part number or exact spec" columns)');
+  const refs = new Set();
+  for (const { header, rows } of bomParts) {
+    const col = (name) => header.indexOf(name);
+    for (const cells of rows) {
+      const ref = cells[0] ?? '';
+      const at = `line ${ref || '?'}`;
+      if (!/^[A-Z]\d+$/.test(ref)) problems.push(`${at}: no ref (S1, P2 …)`);
+      if (refs.has(ref)) problems.push(`${at}: ref used twice`);
+      refs.add(ref);
+      const id = cells[col('Part number or exact spec')] ?? '';
+      if (id.length < 8 || !(/\*\*[^*]+\*\*/.test(id) || /\d/.test(id))) problems.push(`${at}: the identifier "${id}" names no part number (bold) and no exact spec (numbers)`);
+      if (!isSource(cells[col('Distributor')]) && !isSource(cells[col('Hobby shop')])) problems.push(`${at}: no source`);
+      const price = cells[col('Unit price (EUR)')] ?? '';
+      if (!PRICE.test(price)) problems.push(`${at}: price "${price}" is not "€N.NN (approx., YYYY-MM)"`);
+      for (const q of cells.slice(col('Unit price (EUR)') + 1, col('Unit price (EUR)') + 3)) {
+        if (!/^\d+$/.test(q)) problems.push(`${at}: quantity "${q}" is not a whole number`);
+      }
+    }
+  }
+  return problems;
+});
+
+check('bill-of-materials.md: the totals are the sums of the lines', () => {
+  const [table, hub] = bomParts;
+  if (table === undefined || hub === undefined) return ['no parts tables'];
+  const sum = ({ header, rows }, k) => rows.reduce((acc, cells) => {
+    const i = header.indexOf('Unit price (EUR)');
+    const m = PRICE.exec(cells[i] ?? '');
+    return acc + (m === null ? NaN : euroCents(m[1]) * Number(cells[i + 1 + k]));
+  }, 0);
+  const want = {
+    table: [sum(table, 0), sum(table, 1)],
+    hub: [sum(hub, 0), sum(hub, 1)],
+  };
+  want.all = [want.table[0] + want.hub[0], want.table[1] + want.hub[1]];
+  const totals = tableRows(bom).filter((c) => /^(\*\*)?(Table|Buzzer hub)/.test(c[0] ?? '') && /€/.test(c[1] ?? ''));
+  const problems = [];
+  const find = (re) => totals.find((c) => re.test(c[0]));
+  const rowsWanted = [['table', /^Table \(/], ['hub', /^Buzzer hub/], ['all', /^\*\*Table with/]];
+  for (const [key, re] of rowsWanted) {
+    const row = find(re);
+    if (row === undefined) {
+      problems.push(`no totals row for ${key}`);
+      continue;
+    }
+    [0, 1].forEach((k) => {
+      const stated = euroCents((row[k + 1] ?? '').replace(/[*€]/g, ''));
+      if (stated !== want[key][k]) problems.push(`${row[0].replace(/\*/g, '')}, ${k === 0 ? '4' : '6'}-seat: says ${euros(stated)}, the lines add up to ${euros(want[key][k])}`);
+    });
+  }
+  return problems;
+});
+
+// ------------------------------------------------------------------------------------- pad stack
+
+/** The stack's layers and figures: Map key → { mm, formula? } from the BOM's two tables with `key` cells. */
+function stackTables(markdown) {
+  const values = new Map();
+  const formulas = [];
+  for (const cells of tableRows(markdown)) {
+    const key = /^`([a-z][a-z-]*)`/.exec(cells[0] ?? '')?.[1];
+    if (key === undefined || !/^\d+(\.\d+)?$/.test(cells[1] ?? '')) continue;
+    values.set(key, Number(cells[1]));
+    const formula = /^`([a-z +-]+)`$/.exec(cells[2] ?? '')?.[1];
+    if (formula !== undefined) formulas.push({ key, formula });
+  }
+  return { values, formulas };
+}
+
+/** Evaluates "a + b - c" over known keys; throws on an unknown key. */
+function evaluate(formula, values) {
+  let total = 0;
+  let sign = 1;
+  for (const token of formula.split(/\s+/)) {
+    if (token === '+') sign = 1;
+    else if (token === '-') sign = -1;
+    else {
+      if (!values.has(token)) throw new Error(`"${token}" is not in the stack table`);
+      total += sign * values.get(token);
+    }
+  }
+  return Math.round(total * 10) / 10;
+}
+
+const stack = stackTables(bom);
+check('bill-of-materials.md: the pad stack adds up (every figure recomputed from the layers)', () => {
+  const problems = [];
+  for (const key of ['base', 'spacer-lower', 'cell', 'spacer-upper', 'plate', 'felt', 'standoff', 'reader-pcb']) {
+    if (!stack.values.has(key)) problems.push(`no layer \`${key}\``);
+  }
+  if (stack.formulas.length === 0) problems.push('no computed figures');
+  for (const { key, formula } of stack.formulas) {
+    const computed = evaluate(formula, stack.values);
+    if (Math.abs(computed - stack.values.get(key)) > 0.05) problems.push(`\`${key}\` says ${stack.values.get(key)} mm, ${formula} = ${computed} mm`);
+  }
+  return problems;
+});
+
+/** Where a quoted dimension must agree with the stack: "N mm under the top plate" and <!--dim:key--> markers. */
+check('hardware/*.md: heights quoted in the text agree with the pad stack', () => {
+  const problems = [];
+  const gap = stack.values.get('antenna-gap');
+  if (gap === undefined) return ['no `antenna-gap` figure in bill-of-materials.md'];
+  const agrees = (text, value) => {
+    const decimals = (text.split('.')[1] ?? '').length;
+    return Math.abs(Number(text) - value) <= 0.5 * 10 ** -decimals + 1e-9;
+  };
+  for (const file of mdFiles) {
+    const text = withoutFences(read(file));
+    for (const m of text.matchAll(/(\d+(?:\.\d+)?) mm under the top plate/g)) {
+      if (!agrees(m[1], gap)) problems.push(`${rel(file)}: "${m[0]}", the stack puts the antenna ${gap} mm under it`);
+    }
+    for (const m of text.matchAll(/<!--\s*dim:([a-z-]+)\s*-->\s*(\d+(?:\.\d+)?) mm/g)) {
+      const value = stack.values.get(m[1]);
+      if (value === undefined) problems.push(`${rel(file)}: dim:${m[1]} is not in the stack table`);
+      else if (!agrees(m[2], value)) problems.push(`${rel(file)}: ${m[1]} quoted as ${m[2]} mm, the stack says ${value} mm`);
+    }
+  }
+  return problems;
+});
+
+// --------------------------------------------------------------------------- dimensioned drawings
+
+const MECHANICAL = ['pad-side.svg', 'pad-top.svg', 'table-cutout.svg', 'station-enclosure.svg'];
+for (const name of MECHANICAL) {
+  check(`diagrams/${name}: every dimension matches its label, its drawn length and the stack`, () => {
+    const root = parsed.get(join(diagrams, name));
+    if (!root) return ['missing or unreadable'];
+    const svg = root.children[0];
+    const scale = Number(svg?.attrs['data-px-per-mm']);
+    const problems = [];
+    if (!(scale > 0)) problems.push('no data-px-per-mm on <svg> (the drawing\'s scale)');
+    const dims = new Map();
+    for (const el of elements(root)) {
+      if (el.name !== 'g' || !('data-dim' in el.attrs)) continue;
+      const key = el.attrs['data-dim'];
+      const mm = Number(el.attrs['data-mm']);
+      const where = `${key}`;
+      if (!Number.isFinite(mm)) {
+        problems.push(`${where}: no data-mm`);
+        continue;
+      }
+      if (dims.has(key) && dims.get(key) !== mm) problems.push(`${where}: ${mm} here, ${dims.get(key)} elsewhere in the drawing`);
+      dims.set(key, mm);
+      const label = [...elements(el)].filter((e) => e.name === 'text').map(textOf).join(' ');
+      const numbers = [...label.matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
+      if (!numbers.includes(mm)) problems.push(`${where}: its label "${label}" does not say ${mm}`);
+      const line = [...elements(el)].find((e) => e.name === 'line');
+      if (line === undefined) problems.push(`${where}: no dimension line`);
+      else if (scale > 0) {
+        const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(line.attrs[a]));
+        const len = Math.hypot(x2 - x1, y2 - y1) / scale;
+        if (Math.abs(len - mm) > Math.max(0.3, mm * 0.01)) problems.push(`${where}: drawn ${len.toFixed(1)} mm long at ${scale} px/mm, labelled ${mm} mm`);
+      }
+      const fromStack = stack.values.get(key);
+      if (fromStack !== undefined && Math.abs(fromStack - mm) > 0.05) problems.push(`${where}: ${mm} mm, bill-of-materials.md's stack says ${fromStack} mm`);
+    }
+    for (const el of elements(root)) {
+      if (el.name !== 'g' || !('data-sum' in el.attrs)) continue;
+      const mm = Number(el.attrs['data-mm']);
+      // "a b -c": a + b − c, over this drawing's dimensions and the stack's figures.
+      const parts = el.attrs['data-sum'].trim().split(/\s+/);
+      const key = (k) => k.replace(/^-/, '');
+      const sign = (k) => (k.startsWith('-') ? -1 : 1);
+      const missing = parts.filter((k) => !dims.has(key(k)) && !stack.values.has(key(k)));
+      if (missing.length > 0) {
+        problems.push(`${el.attrs['data-dim']}: data-sum names ${missing.join(', ')}, not dimensioned`);
+        continue;
+      }
+      const value = (k) => sign(k) * (dims.get(key(k)) ?? stack.values.get(key(k)));
+      const total = Math.round(parts.reduce((a, k) => a + value(k), 0) * 100) / 100;
+      if (Math.abs(total - mm) > 0.05) problems.push(`${el.attrs['data-dim']}: ${mm} mm, but ${parts.join(' + ')} = ${total} mm`);
+    }
+    if (dims.size === 0) problems.push('no dimensions (<g data-dim="…" data-mm="…">)');
+    return problems;
+  });
+}
+
+// ------------------------------------------------------------------------ buzzer hub: Firmata ports
+
+/**
+ * StandardFirmata writes a digital output a port (8 pins) at a time, and reports inputs a port at a time. A
+ * lamp or piezo write carries the host's idea of every other pin of that port: a button pin it still thinks is
+ * 0 loses its pull-up on Firmata ≤ 2.4 (which makes pull-ups by writing 1 to an input), and the button then
+ * reads "pressed" until the next write. Keeping buttons on ports without outputs rules that out on any Firmata.
+ */
+/** Button and output pins of one pin plan written as YAML or as the hub's options (pin/lamp/piezo[Pin] keys). */
+function keyedPins(text) {
+  const num = (v) => (/^A\d$/.test(v) ? 14 + Number(v.slice(1)) : Number(v));
+  return {
+    buttons: [...text.matchAll(/\bpin:\s*'?(A?\d+)/g)].map((m) => num(m[1])),
+    outputs: [...text.matchAll(/\b(?:lamp|piezo|piezoPin):\s*'?(A?\d+)/g)].map((m) => num(m[1])),
+  };
+}
+
+/** The `buzzerHub:` block of a YAML file (by indentation), or undefined. */
+function hubBlock(yaml) {
+  const start = yaml.search(/^\s*buzzerHub:/m);
+  if (start < 0) return undefined;
+  const lines = yaml.slice(start).split('\n');
+  const indent = /^(\s*)/.exec(lines[0])[1].length;
+  const body = [];
+  for (const line of lines.slice(1)) {
+    if (line.trim() !== '' && !line.trimStart().startsWith('#') && /^(\s*)/.exec(line)[1].length <= indent) break;
+    body.push(line);
+  }
+  return body.join('\n');
+}
+
+/** Every hub pin plan the docs show: [{ where, buttons, outputs }]. */
+function hubPlans() {
+  const plans = [];
+  const dir = join(ROOT, 'docs/config-examples');
+  for (const file of existsSync(dir) ? walk(dir, (n) => /\.ya?ml$/.test(n)) : []) {
+    const block = hubBlock(read(file));
+    if (block !== undefined) plans.push({ where: rel(file), ...keyedPins(block) });
+  }
+  for (const file of [join(ROOT, 'docs/buzzer-hub.md'), join(HW, 'buzzer-hub.md')]) {
+    if (!existsSync(file)) continue;
+    const text = read(file);
+    // Option objects in code blocks: `buttons: [{ id, pin, lamp }, …]` with an optional piezoPin.
+    fencedLines(text).join('\n').split(/\n\s*\n/).forEach((block, i) => {
+      if (!/buttons:\s*\[/.test(block)) return;
+      plans.push({ where: `${rel(file)} (code block ${i + 1})`, ...keyedPins(block) });
+    });
+    // The pin-plan table: | n | Dbutton | Dlamp | and | piezo | Ax … |.
+    const rows = tableRows(withoutFences(text)).filter((c) => /^(\d|piezo)/.test(c[0] ?? ''));
+    const pin = (cell) => {
+      const m = /^(D|A)(\d+)\b/.exec(cell ?? '');
+      return m === null ? undefined : (m[1] === 'A' ? 14 : 0) + Number(m[2]);
+    };
+    const buttons = rows.filter((c) => /^\d/.test(c[0])).map((c) => pin(c[1])).filter((p) => p !== undefined);
+    const outputs = rows.flatMap((c) => (/^\d/.test(c[0]) ? [pin(c[2])] : [pin(c[1])])).filter((p) => p !== undefined);
+    if (buttons.length > 0) plans.push({ where: `${rel(file)} (pin-plan table)`, buttons, outputs });
+  }
+  return plans;
+}
+
+const plans = hubPlans();
+check(`buzzer hub: no button shares a Firmata port with a lamp or the piezo (${plans.length} pin plans)`, () => {
+  const problems = [];
+  if (plans.length === 0) problems.push('no hub pin plan found in docs/ or hardware/buzzer-hub.md: has the format changed?');
+  for (const { where, buttons, outputs } of plans) {
+    const outPorts = new Map(outputs.map((p) => [p >> 3, p]));
+    for (const b of buttons) {
+      if (outPorts.has(b >> 3)) problems.push(`${where}: button pin ${b} and output pin ${outPorts.get(b >> 3)} share Firmata port ${b >> 3} (pins ${(b >> 3) * 8}–${(b >> 3) * 8 + 7})`);
+    }
   }
   return problems;
 });

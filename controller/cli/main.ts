@@ -33,8 +33,12 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'tag every barrel and card: walks you through it, rejects duplicates, saves the registry',
     load: async () => import('./commands/enroll.ts').then((m) => ({ help: m.enrollHelp, run: m.enrollCommand })),
   },
+  stations: {
+    summary: 'what the stations say: each one online (firmware, faults), then its tags, weights, button, slaps',
+    load: async () => import('./commands/stations.ts').then((m) => ({ help: m.stationsHelp, run: m.stationsCommand })),
+  },
   calibrate: {
-    summary: 'tare and calibrate each station with a known weight; learn barrel and stone weights',
+    summary: 'tare and calibrate each station with a known weight; learn barrel and stone weights (--read-range: the reader)',
     load: async () => import('./commands/calibrate.ts').then((m) => ({ help: m.calibrateHelp, run: m.calibrateCommand })),
   },
   buzzer: {
@@ -54,7 +58,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     load: async () => import('./commands/history.ts').then((m) => ({ help: m.historyHelp, run: m.historyCommand })),
   },
   log: {
-    summary: 'a damaged event log (LOG_CORRUPT): export what is readable, or repair it into a new file',
+    summary: 'the event log: archive old games, back it up while running; export or repair a damaged one',
     load: async () => import('./commands/log.ts').then((m) => ({ help: m.logHelp, run: m.logCommand })),
   },
   replay: {

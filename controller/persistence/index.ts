@@ -1,7 +1,9 @@
 /**
  * The persistence layer: the append-only SQLite event log (design principle 8), recovery after a crash,
- * history, export to action logs and the dispute view. See docs/persistence.md.
+ * history, export to action logs and the dispute view, archive and online backup. See docs/persistence.md.
  */
+export { archiveFileFor, archiveGames, type ArchiveErrorCode, type ArchiveOptions, type ArchiveResult, type ArchivedGame } from './archive.ts';
+export { backupLog, type BackupErrorCode, type BackupResult } from './backup.ts';
 export { benchEventLog, type EventLogBenchFigures, type EventLogBenchOptions } from './bench.ts';
 export type { Durability, OpenOptions } from './database.ts';
 export { EventLogError, type EventLogErrorCode } from './errors.ts';

@@ -4,26 +4,36 @@
  */
 import { UsageError } from '../args.ts';
 import type { Output } from '../output.ts';
-import { benchEventLog } from '../../persistence/bench.ts';
+import { benchEventLog, benchPlayWrites } from '../../persistence/bench.ts';
 import { intOption, parse } from '../args.ts';
 import { benchLatencyCommand, benchLatencyHelp } from './bench-latency.ts';
 import { benchBuzzerCommand, benchBuzzerHelp } from './bench-buzzer.ts';
 import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
 import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
 
-const eventLogHelp = `zaptable bench eventlog [--events N] [--batch B] [--durability process|power]
+const eventLogHelp = `zaptable bench eventlog [--events N] [--batch B] [--durability process|power] [--play-rate R] [--play-seconds S]
 
 Appends N sensor events (default 200000) to a fresh SQLite event log in a temporary folder, committing
-every B events (default 100), and prints events/s and commit latency percentiles.`;
+every B events (default 100), and prints events/s, commit latency percentiles and the bytes the process
+wrote per event. Then, for the SD card: S seconds (default 20; 0 skips) of real time at R logged events
+per second (default 5: a busy 6-seat table's presses, tags and weights, rounded up), each committed alone
+with the writer's idle checkpoints running, and the bytes written per hour of play that makes
+(/proc/self/io, Linux).`;
 
-function benchEventLogCommand(argv: readonly string[], io: Output): number {
-  const { values } = parse(argv, { events: { type: 'string' }, batch: { type: 'string' }, durability: { type: 'string' } });
+async function benchEventLogCommand(argv: readonly string[], io: Output): Promise<number> {
+  const { values } = parse(argv, {
+    events: { type: 'string' }, batch: { type: 'string' }, durability: { type: 'string' }, 'play-rate': { type: 'string' },
+    'play-seconds': { type: 'string' },
+  });
   const durability = values.durability ?? 'process';
   if (durability !== 'process' && durability !== 'power') throw new UsageError('--durability must be process or power');
   const print = (line: string): void => {
     io.out(line);
   };
+  const playRate = intOption(values['play-rate'], 'play-rate', 5, 1, 1000);
+  const playSeconds = intOption(values['play-seconds'], 'play-seconds', 20, 0, 86_400);
   benchEventLog(intOption(values.events, 'events', 200_000), { batch: intOption(values.batch, 'batch', 100), durability, print });
+  if (playSeconds > 0) await benchPlayWrites(playSeconds, playRate, { durability, print });
   return 0;
 }
 

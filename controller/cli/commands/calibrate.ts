@@ -14,11 +14,13 @@ import { intOption, parse, UsageError } from '../args.ts';
 import type { Output } from '../output.ts';
 import { deferred, enterPresses } from '../setup/interrupt.ts';
 import { progressBar, ProgressLine } from '../setup/progress-bar.ts';
+import { READ_RANGE_NEEDED_MM, READ_RANGE_WINDOW_MS, ReadRangeFlow, ReadRangePerson, type ReadRangeUpdate } from '../setup/read-range.ts';
 import { CalibratePerson } from '../setup/scripted-person.ts';
 import { aborted, configFor, onlineSeats, openSession, type Session, type SetupDeps } from '../setup/setup-context.ts';
 import { configuredSeatStations } from '../setup/setup-hardware.ts';
 
 export const calibrateHelp = `zaptable calibrate [--station ID] [--known-grams G] [--barrels 1,7,13] [--config FILE] [--simulate]
+zaptable calibrate --read-range [--station ID] [--config FILE] [--simulate]
 
 Calibrates the scales and learns the barrel weights. For each seat station: clear the pad and press
 Enter (tare), place the known weight and press Enter (calibrate), the weight is read back and checked,
@@ -32,7 +34,12 @@ A failed step shows its code; press Enter to try it again. Ctrl-C stops. See doc
   --known-grams G    the known weight in grams, 1–100000 (default 500)
   --barrels LIST     barrels to weigh, comma-separated, two different at least (default 1,7,13); none: skip
   --config FILE      the configuration (default: $ZAPTABLE_CONFIG, else ./zaptable.yaml)
-  --simulate         a simulated table where a scripted person does the placing (no hardware)`;
+  --simulate         a simulated table where a scripted person does the placing (no hardware)
+
+--read-range measures how far above the pad one tag still reads reliably (nothing is saved): hold
+the tag flat over the ring on 0, 5, 10 … mm of spacers and press Enter at each height; each is
+watched for ${READ_RANGE_WINDOW_MS / 1000} s (read at once, never lost). It stops at the first height that fails. A reader
+must reach ${READ_RANGE_NEEDED_MM} mm (exit 0; else 1, READ_RANGE_SHORT): hardware/build-guide.md, step 4.`;
 
 function barrelList(text: string | undefined): number[] {
   if (text === undefined) return [1, 7, 13];
@@ -47,9 +54,13 @@ function barrelList(text: string | undefined): number[] {
 export async function calibrateCommand(argv: readonly string[], io: Output, deps: SetupDeps = {}): Promise<number> {
   const { values, positionals } = parse(argv, {
     config: { type: 'string' }, station: { type: 'string' }, 'known-grams': { type: 'string' },
-    barrels: { type: 'string' }, simulate: { type: 'boolean' },
+    barrels: { type: 'string' }, simulate: { type: 'boolean' }, 'read-range': { type: 'boolean' },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0] ?? ''}"`);
+  if (values['read-range'] === true) {
+    if (values['known-grams'] !== undefined || values.barrels !== undefined) throw new UsageError('--read-range takes no --known-grams or --barrels');
+    return readRangeCommand(values.config, values.station, values.simulate === true, io, deps);
+  }
   const knownGrams = intOption(values['known-grams'], 'known-grams', 500, 1, 100_000);
   const barrels = barrelList(values.barrels);
   const config = configFor(values.config, io, 'calibrate');
@@ -217,6 +228,101 @@ function render(line: ProgressLine, u: CalibrateUpdate, file: string): void {
       return;
     case 'done':
       line.out(`done: saved in ${file}`);
+      return;
+  }
+}
+
+/** `--read-range`: the read-range measurement alone, on one station (a seat's or the pile's reader). */
+async function readRangeCommand(
+  configFile: string | undefined, station: StationId | undefined, simulateFlag: boolean, io: Output, deps: SetupDeps,
+): Promise<number> {
+  const config = configFor(configFile, io, 'calibrate');
+  if (config === undefined) return 1;
+  const simulate = simulateFlag || config.hardware.kind === 'simulated';
+  const wanted = station === undefined ? (simulate ? configuredSeatStations(config).slice(0, 1) : undefined) : [station];
+  const session = await openSession({
+    config, simulate, simulatedStations: wanted ?? configuredSeatStations(config), simulatedCalibrated: true, deps, io,
+  });
+  try {
+    const online = await onlineSeats(session, wanted, config.hardware.serial.bannerTimeoutMs + 2000, true);
+    const first = online[0];
+    if (session.signal.aborted) return 130;
+    if (first === undefined) {
+      io.err(`zaptable calibrate: ${wanted === undefined ? 'no station came online' : `station ${wanted.join(', ')} did not come online`} `
+        + '(check the USB cables and `hardware.serial` in the configuration)');
+      return 1;
+    }
+    return await measureReadRange(session, first, simulate, io);
+  } finally {
+    await session.close();
+  }
+}
+
+async function measureReadRange(session: Session, station: StationId, simulate: boolean, io: Output): Promise<number> {
+  const line = new ProgressLine(io);
+  const ended = deferred<number | undefined>();
+  const table = session.hardware.table;
+  const confirm = (): void => {
+    flow.confirm();
+  };
+  const person = simulate && table !== undefined ? new ReadRangePerson(table, session.scheduler, confirm) : undefined;
+  const flow: ReadRangeFlow = new ReadRangeFlow({
+    station, scheduler: session.scheduler,
+    onUpdate: (u) => {
+      renderReadRange(line, u);
+      if (u.kind === 'done') ended.resolve(u.reliableMm);
+      person?.react(u);
+    },
+  });
+  const keys = person === undefined
+    ? enterPresses(confirm, () => {
+        session.interrupt();
+      })
+    : undefined;
+  session.onEvent((event) => {
+    flow.handle(event);
+  });
+  line.out(`read range on ${station}: hold one tag (25 mm NTAG213) flat over the ring at each height, on 5 mm spacers; `
+    + `each height is watched for ${READ_RANGE_WINDOW_MS / 1000} s${simulate ? ' (simulated table, scripted person)' : ''}`);
+  try {
+    flow.start();
+    const result = await Promise.race([ended.promise, aborted(session.signal).then(() => 'aborted' as const)]);
+    flow.stop();
+    line.clear();
+    if (result === 'aborted') {
+      io.err('interrupted; nothing is saved by --read-range.');
+      return 130;
+    }
+    const reach = result === undefined ? 'no height' : `up to ${result} mm above the pad`;
+    const antenna = result === undefined ? '' : ` (≈ ${(result + 14.1).toFixed(0)} mm from the antenna with the pad stack of hardware/bill-of-materials.md)`;
+    if (result !== undefined && result >= READ_RANGE_NEEDED_MM) {
+      line.out(`read range: reliable ${reach}${antenna}; a barrel's tag sits 2 mm above it: OK`);
+      return 0;
+    }
+    line.err(`✗ READ_RANGE_SHORT: reliable ${reach}${antenna}; a reader must reach ${READ_RANGE_NEEDED_MM} mm. `
+      + 'Check for metal near the antenna and the 11 mm standoffs, then swap the module (hardware/bill-of-materials.md, Known-bad parts)');
+    return 1;
+  } finally {
+    keys?.close();
+  }
+}
+
+function renderReadRange(line: ProgressLine, u: ReadRangeUpdate): void {
+  switch (u.kind) {
+    case 'step': {
+      const text = u.heightMm === 0 ? 'lay the tag on the pad, over the ring (0 mm)' : `raise the tag to ${u.heightMm} mm above the pad`;
+      line.out(`  → ${text}`);
+      line.show(`${progressBar(u.index, u.total)}  ${text} ⏎`);
+      return;
+    }
+    case 'watching':
+      line.show(`  watching the tag at ${u.heightMm} mm for ${READ_RANGE_WINDOW_MS / 1000} s…`);
+      return;
+    case 'result':
+      if (u.reliable) line.out(`  ✓ ${u.heightMm} mm: ${u.detail}`);
+      else line.err(`  ✗ ${u.heightMm} mm: ${u.detail}`);
+      return;
+    case 'done':
       return;
   }
 }

@@ -3,7 +3,7 @@
  * wait for the station(s), and on the way out close the ports and remove the Ctrl-C handler.
  */
 import { formatConfigError, loadConfig, type ZaptableConfig } from '../../config/index.ts';
-import type { SensorEvent, SerialStationHealth, StationId } from '../../hardware/index.ts';
+import type { SensorEvent, SerialStationHealth, SimulatedStationConfig, SimulatedTable, StationId } from '../../hardware/index.ts';
 import type { Scheduler } from '../../runtime/ports.ts';
 import type { Output } from '../output.ts';
 import { interruptController } from './interrupt.ts';
@@ -15,6 +15,10 @@ export interface SetupDeps {
   readonly signal?: AbortSignal;
   /** Seed of the scripted person's tags. Default `1`. */
   readonly seed?: string;
+  /** Settings of the simulated stations beyond the defaults (a weak reader's `readRangeMm`, say). */
+  readonly simulatedStation?: Partial<SimulatedStationConfig>;
+  /** Hands a test the simulated table once it is open, to act on it as a person would. */
+  readonly onSimulatedTable?: (table: SimulatedTable) => void;
 }
 
 /** Loads the configuration; prints every error and returns undefined when it is not valid. */
@@ -52,9 +56,11 @@ export async function openSession(o: OpenSession): Promise<Session> {
   const interrupt = interruptController(o.deps.signal, o.deps.signal === undefined);
   const hardware = openHardware(o.config, {
     simulate: o.simulate, simulatedStations: o.simulatedStations, simulatedCalibrated: o.simulatedCalibrated, time, io: o.io,
+    ...(o.deps.simulatedStation === undefined ? {} : { simulatedStation: o.deps.simulatedStation }),
   });
   const unsubscribers: (() => void)[] = [];
   await hardware.stations.start();
+  if (hardware.table !== undefined) o.deps.onSimulatedTable?.(hardware.table);
   return {
     hardware, time, scheduler: afterScheduler(time), signal: interrupt.signal, interrupt: () => {
       interrupt.abort();

@@ -7,7 +7,7 @@ import type { ZaptableConfig } from '../../config/index.ts';
 import {
   createSimulatedHardware, SerialStations, systemClock, systemScheduler,
   type Clock, type HardwareLogger, type Scheduler as HardwareScheduler, type SerialStationHealth, type SimulatedStationSpec,
-  type SimulatedTable, type StationId,
+  type SimulatedStationConfig, type SimulatedTable, type StationId,
 } from '../../hardware/index.ts';
 import type { Scheduler } from '../../runtime/ports.ts';
 import type { Output } from '../output.ts';
@@ -60,6 +60,8 @@ export interface OpenOptions {
   readonly simulatedCalibrated: boolean;
   readonly time: SetupTime;
   readonly io: Output;
+  /** Settings of the simulated stations beyond the defaults. */
+  readonly simulatedStation?: Partial<SimulatedStationConfig>;
 }
 
 export function openHardware(config: ZaptableConfig, options: OpenOptions): SetupHardware {
@@ -69,7 +71,7 @@ export function openHardware(config: ZaptableConfig, options: OpenOptions): Setu
     // A short bootloader pause: the demo should not wait 1.6 s per board for nothing.
     const { hardware, table } = createSimulatedHardware({
       stations, time: options.time, driver: { logger },
-      stationDefaults: { bootloaderMs: 300, calibrated: options.simulatedCalibrated },
+      stationDefaults: { bootloaderMs: 300, calibrated: options.simulatedCalibrated, ...options.simulatedStation },
     });
     return {
       stations: hardware, table, stop: async () => {

@@ -103,6 +103,14 @@ export interface SimulatedStationConfig {
   readonly noiseGrams: number;
   /** Time a mass takes to come to rest on the pad, ms. Default 300. */
   readonly settleMs: number;
+  /**
+   * The reader's range for a 25 mm tag, mm from the antenna: a tag held closer answers every poll; up to 3 mm
+   * beyond it comes and goes (in the field 150 ms, out 150 ms); farther, never. Default 30 (a well-tuned
+   * MFRC522 module). Only `holdTag` uses it; items placed on the pad are always in range.
+   */
+  readonly readRangeMm: number;
+  /** Antenna to a tag lying on the pad's surface, mm (hardware/bill-of-materials.md, `card-distance`). Default 14.1. */
+  readonly antennaDepthMm: number;
   /** Seed of the noise. */
   readonly seed: string | number;
 }
@@ -127,8 +135,15 @@ export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'>
   calibrated: true,
   noiseGrams: 0,
   settleMs: 300,
+  readRangeMm: 30,
+  antennaDepthMm: 14.1,
   seed: 1,
 };
+
+/** Beyond the read range, this many mm of distance where a tag comes and goes. */
+const MARGINAL_MM = 3;
+/** How long a marginal tag stays in, then out of, the field, ms. */
+const MARGINAL_FLICKER_MS = 150;
 
 /** What the station needs from its surroundings. */
 export interface SimulatedStationDeps {
@@ -205,6 +220,8 @@ export class SimulatedStation {
 
   // The physical world: the tags in the field, with the controller time each entered it.
   private readonly field = new Map<string, number>();
+  /** Tags held above the pad by `holdTag`, with the token of the current hold (a marginal one flickers while it holds). */
+  private readonly held = new Map<string, symbol>();
   private readonly pad: SimulatedPad;
   private readonly broken = { rfid: false, scale: false };
 
@@ -313,6 +330,7 @@ export class SimulatedStation {
 
   /** Lifts an item: its tag leaves the field (reported after two missed polls), its mass leaves the pad. */
   liftItem(uid: string): void {
+    this.held.delete(uid);
     this.leaveField(uid);
     this.pad.lift(uid, this.deps.clock.nowUs());
   }
@@ -324,6 +342,32 @@ export class SimulatedStation {
     this.world.after(dwellMs, () => {
       this.leaveField(uid);
     });
+  }
+
+  /**
+   * Holds a tag (no mass, no slap) `heightMm` above the pad's surface, as a maker measuring the read range does
+   * with spacers: within `readRangeMm` of the antenna it enters the field, in the marginal band beyond it comes
+   * and goes, farther it is never seen. `liftItem` takes it away.
+   */
+  holdTag(uid: string, heightMm: number): void {
+    const distance = this.config.antennaDepthMm + heightMm;
+    this.leaveField(uid);
+    const token = Symbol(uid);
+    this.held.set(uid, token);
+    if (distance <= this.config.readRangeMm) {
+      this.enterField(uid);
+      return;
+    }
+    if (distance > this.config.readRangeMm + MARGINAL_MM) return;
+    const flicker = (inField: boolean): void => {
+      if (this.held.get(uid) !== token) return;
+      if (inField) this.enterField(uid);
+      else this.leaveField(uid);
+      this.world.after(MARGINAL_FLICKER_MS, () => {
+        flicker(!inField);
+      });
+    };
+    flicker(true);
   }
 
   /** Something hits the pad without a tag (a knock on the table): `SLAP` on a station with a slap sensor. */

@@ -195,6 +195,11 @@ export class SimulatedTable {
     this.entry(station).station.tapCard(uid, dwellMs, options.slap ?? true);
   }
 
+  /** Holds a tag `heightMm` above a pad (no mass, no slap): read within the station's `readRangeMm`. */
+  holdTag(station: string, uid: string, heightMm: number): void {
+    this.entry(station).station.holdTag(uid, heightMm);
+  }
+
   /** Knocks on a pad (no tag): `SLAP` on a station with a slap sensor, which no `TAG+` follows. */
   knock(station: string): void {
     this.entry(station).station.knock();
