@@ -184,6 +184,34 @@ describe('the johnny-five hub on the real StandardFirmata (avrgirl-arduino\'s Un
     expect(board.pins.shorts).toEqual([]);
   });
 
+  it('keeps a held button\'s pull-up while the piezo and a lamp on its Firmata port are written (A0 held, A1 beeping)', async () => {
+    // Firmata port 1 is pins 8–15: the lamps on D9/D10, the button on A0 (14) and the piezo on A1 (15).
+    // Firmata 2.4 writes a port's value to its inputs too; a held button's reported 0 in a lamp or piezo
+    // write switched its pull-up off, the pin floated LOW and the release was never reported (issue 17).
+    expect([PINS.b3, PINS.piezo, PINS.lamp1].map((pin) => pin >> 3)).toEqual([1, 1, 1]);
+    const from = a.events.length;
+    wires.b3.pressAt(board.nowUs + 20_000);
+    expect(await board.waitFor(() => a.events.length > from)).toBe(true);
+    const heldUs = board.nowUs;
+    expect(await a.hub.beep(440, 400)).toEqual({ ok: true });
+    expect(await a.hub.setLamp('buzzer-1', 'off')).toEqual({ ok: true });
+    expect(await board.waitFor(() => board.pins.changesOf(PINS.piezo, heldUs).length >= 6)).toBe(true);
+    expect(await board.waitFor(() => board.pins.drive(PINS.lamp1) === 'low')).toBe(true);
+    // Released while the tone still plays: the pin had its pull-up all along, and the release is reported.
+    const releaseUs = board.nowUs + 5_000;
+    wires.b3.releaseAt(releaseUs);
+    expect(await board.waitFor(() => a.events.length >= from + 2)).toBe(true);
+    expect(board.pins.changesOf(PINS.b3, heldUs)).toEqual([]);
+    expect(board.pins.drive(PINS.b3)).toBe('pullup');
+    const [pressed, released] = a.events.slice(from);
+    expect([pressed?.kind, pressed?.station, released?.kind, released?.station])
+      .toEqual(['button-pressed', 'buzzer-3', 'button-released', 'buzzer-3']);
+    expect(Math.abs((released?.time.hostUs ?? 0) - releaseUs)).toBeLessThanOrEqual(released?.time.uncertaintyUs ?? 0);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(await quiet(PINS.piezo, 50)).toBe(true);
+    expect(board.pins.shorts).toEqual([]);
+  });
+
   it('stop() delivers the lamps\' off and the piezo\'s noTone before the port closes', async () => {
     expect(await a.hub.beep(440, 5000)).toEqual({ ok: true });
     const fromUs = board.nowUs;

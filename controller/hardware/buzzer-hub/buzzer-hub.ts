@@ -15,6 +15,7 @@ import { backlogWindowUs, hostEventTime, latencyBounds, ReportWindow } from './h
 import { applyLampPattern } from './lamp-patterns.ts';
 import { digitalPiezoController } from './piezo-controller.ts';
 import { checkPinsAgainstBoard } from './pin-check.ts';
+import { keepPullupsInPortWrites } from './port-writes.ts';
 import { rawButtonController } from './raw-button-controller.ts';
 
 /**
@@ -119,6 +120,9 @@ export class BuzzerHub implements TableHardware {
       // Firmata ≤ 2.4 disables a pin's pull-up while making it an input, so that report would show the
       // button pressed for a moment and then released. Reporting is off until every pin is set up.
       silenceReports(io);
+      // A lamp or piezo write sends its whole Firmata port; a held button's reported 0 in it would switch
+      // that button's pull-up off on StandardFirmata ≤ 2.4 (port-writes.ts). Installed before the first write.
+      keepPullupsInPortWrites(io, stations.map((s) => ({ pin: s.config.pin, pullup: config.pullup })));
       // Every pin is configured first; only then is reporting switched on (below): StandardFirmata reports a
       // port as soon as its reporting is enabled, and a pin that is not yet an input reads 0 in that report.
       for (const station of stations) {
