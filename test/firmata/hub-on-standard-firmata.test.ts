@@ -240,6 +240,32 @@ describe('the johnny-five hub on the real StandardFirmata (avrgirl-arduino\'s Un
     await b.hub.stop();
   }, 60_000);
 
+  it('reopens the port after a USB unplug and replug mid-session, and reads the buttons again', async () => {
+    board.resetOnOpen = true; // a replugged Uno powers up again: it boots as after a reset
+    const d = await session({ reconnect: { initialMs: 100, maxMs: 400 } });
+    expect(d.hub.health().every((h) => h.online)).toBe(true);
+    binding.detach(PATH); // the read in flight fails: serialport closes the port as disconnected
+    expect(await board.waitFor(() => d.hub.health().every((h) => !h.online))).toBe(true);
+    expect(d.hub.health().map((h) => h.errors.disconnects)).toEqual([1, 1, 1]);
+    // Unplugged for 1 s: the attempts fail to open the path and back off; not counted again.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(d.hub.status()).toMatchObject({ state: 'retrying' });
+    expect(d.hub.status().attempts).toBeGreaterThanOrEqual(2);
+    const replugUs = board.nowUs;
+    const t0 = performance.now();
+    binding.attach(PATH, board);
+    expect(await board.waitFor(() => d.hub.health().every((h) => h.online), 20_000)).toBe(true);
+    console.info(`replug → online: ${((performance.now() - t0) / 1000).toFixed(2)} s of host time (backoff ≤ 400 ms, then the handshake), `
+      + `${((board.nowUs - replugUs) / 1e6).toFixed(2)} s of board time`);
+    expect(d.hub.health().map((h) => [h.errors.disconnects, h.errors.timeouts])).toEqual([[1, 0], [1, 0], [1, 0]]);
+    expect(d.hub.status()).toEqual({ state: 'ready', attempts: 0 });
+    await settle(100);
+    const { atUs, pressed } = await press(d, wires.b3);
+    expect(pressed).toMatchObject({ kind: 'button-pressed', station: 'buzzer-3' });
+    expect(Math.abs(pressed.time.hostUs - atUs)).toBeLessThanOrEqual(pressed.time.uncertaintyUs);
+    await d.hub.stop();
+  }, 60_000);
+
   it('refuses the serial pins and pins the board does not have, with stable codes', async () => {
     const neverOpened = (): never => {
       throw new Error('must not open the port');
