@@ -48,7 +48,7 @@ export interface HubStatus {
   readonly state: 'idle' | 'connecting' | 'ready' | 'retrying' | 'stopped';
   /** Attempts that failed since the hub was last ready (or started). */
   readonly attempts: number;
-  /** Delay of the scheduled attempt, ms (state `retrying`). */
+  /** Delay of the scheduled attempt, ms (state `retrying`, once the old port is closed). */
   readonly retryInMs?: number;
   /** Why the last attempt failed or the board was lost. */
   readonly lastError?: string;
@@ -297,6 +297,8 @@ export class BuzzerHub implements TableHardware {
       station.led = undefined;
     }
     connection.haltPiezo?.();
+    // Retrying from now on; the delay is known once the port is closed (`retry`).
+    this.update({ state: 'retrying', lastError: reason });
     this.countOutage(wasReady ? 'disconnects' : counter);
     this.settleStart?.();
     void release(connection).then(() => {
