@@ -11,7 +11,8 @@ import { resolveHubConfig, type BuzzerHubOptions, type HubConfig } from './hub-c
 import { hubError, HubSetupError, OK } from './hub-errors.ts';
 import { clearConnectTimers, closeTransport, describeFirmware, flushWrites, type HubIo } from './hub-io.ts';
 import { HubStation } from './hub-station.ts';
-import { backlogWindowUs, hostEventTime, latencyBounds, ReportWindow } from './host-timestamp.ts';
+import { HostDelayMonitor, type HostDelaySnapshot, type HostDelayWarning } from './host-delay-monitor.ts';
+import { backlogWindowUs, DEFAULT_FIRMATA_LATENCY, hostEventTime, latencyBounds, ReportWindow } from './host-timestamp.ts';
 import { applyLampPattern } from './lamp-patterns.ts';
 import { digitalPiezoController } from './piezo-controller.ts';
 import { checkPinsAgainstBoard } from './pin-check.ts';
@@ -72,6 +73,7 @@ export class BuzzerHub implements TableHardware {
   /** The current outage has been counted (one loss or failure to connect counts once, however often retried). */
   private outageCounted = false;
   private stopping: Promise<void> | undefined;
+  private readonly monitor: HostDelayMonitor | undefined;
 
   /**
    * Opens nothing: `start()` does. `clock` stamps events (inject a fake one in tests); `scheduler` and
@@ -86,6 +88,10 @@ export class BuzzerHub implements TableHardware {
     // Jitter only spreads the attempts of several ports; seeded, so a run is replayable (as the seat stations').
     const seeded = new SeededRandom('buzzer-hub backoff');
     this.random = timing.random ?? (() => seeded.next());
+    const monitor = options.hostDelayMonitor;
+    this.monitor = monitor === false ? undefined : new HostDelayMonitor({
+      allowanceUs: options.latency?.eventLoopUs ?? DEFAULT_FIRMATA_LATENCY.eventLoopUs, ...monitor,
+    });
   }
 
   /**
@@ -108,6 +114,7 @@ export class BuzzerHub implements TableHardware {
       this.emitEvent(e);
     })]));
     if (typeof config.io === 'string') for (const station of this.stations.values()) station.port = config.io;
+    this.monitor?.start();
 
     const ready = new Promise<void>((resolve, reject) => {
       this.settleStart = (error) => {
@@ -124,6 +131,19 @@ export class BuzzerHub implements TableHardware {
       throw error;
     }
     await ready;
+  }
+
+  /**
+   * The host delay measured on this controller (host-delay-monitor.ts): rolling p50/p99/max over the last
+   * minute and the edges whose possible delay exceeded the allowance; undefined with the monitor off.
+   */
+  hostDelay(): HostDelaySnapshot | undefined {
+    return this.monitor?.snapshot();
+  }
+
+  /** Called when edges may have waited longer than the allowance (at most once per 10 s, with a count). */
+  onHostDelayWarning(listener: (warning: HostDelayWarning) => void): () => void {
+    return this.monitor?.onWarning(listener) ?? (() => undefined);
   }
 
   /** Where the connection stands: connecting, ready, or retrying after a failure (with the delay and why). */
@@ -276,7 +296,11 @@ export class BuzzerHub implements TableHardware {
     if (countsReports) this.window.record(arrivalUs);
     station.lastSeenMs = this.clock.wallMs();
     const latency = this.config.latency;
-    const stamp = (): EventTime => hostEventTime(arrivalUs, latencyBounds(latency, this.window.queuedAhead()));
+    // Called for an edge only (a changed reading): the monitor judges its host delay once its probes ran.
+    const stamp = (): EventTime => {
+      this.monitor?.edge();
+      return hostEventTime(arrivalUs, latencyBounds(latency, this.window.queuedAhead()));
+    };
     station.reading(raw, raw === station.pressedValue, stamp);
   }
 
@@ -348,6 +372,7 @@ export class BuzzerHub implements TableHardware {
   private async shutdown(): Promise<void> {
     this.settleStart?.();
     this.timers.clear();
+    this.monitor?.stop();
     const connection = this.connection;
     this.connection = undefined;
     this.update({ state: 'stopped', retryInMs: undefined });

@@ -6,6 +6,7 @@
 import { hubProblem, type HubProblem } from './hub-errors.ts';
 import { DEFAULT_FIRMATA_LATENCY, type LatencyModel } from './host-timestamp.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from '../serial/backoff.ts';
+import type { HostDelayMonitorOptions } from './host-delay-monitor.ts';
 
 /** One big event buzzer: a button wired from `pin` to GND (internal pull-up), optionally with a lamp. */
 export interface HubButtonConfig {
@@ -77,6 +78,12 @@ export interface BuzzerHubOptions {
    * 250 ms once the board was ready again.
    */
   readonly reconnect?: Partial<BackoffPolicy>;
+  /**
+   * The host-delay monitor (host-delay-monitor.ts): a probe timer measuring the event loop's lateness, its
+   * rolling figures on `bridge/health` and a warning for edges over the allowance. Default on (probe every
+   * 10 ms, 60 s window); `false` switches it off.
+   */
+  readonly hostDelayMonitor?: Omit<HostDelayMonitorOptions, 'allowanceUs'> | false;
 }
 
 export interface HubConfig {
