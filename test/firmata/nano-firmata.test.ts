@@ -76,7 +76,8 @@ describe('StandardFirmata for a Nano (zaptable flash --firmata --board nano|nano
     // The hub's timeout runs on host time, the emulator slower than real time on a loaded machine: 10 s of
     // host time leaves the firmware far more board time to answer than StandardFirmata needs (< 10 ms),
     // checked below. No retry within the test: the next attempt would reset the board and ask again.
-    const { board, hub } = await hubOn(avrgirlNano, { readyTimeoutMs: 10_000, reconnect: { initialMs: 600_000, maxMs: 600_000 } });
+    const noRetry = { initialMs: 600_000, maxMs: 600_000 };
+    const { board, hub } = await hubOn(avrgirlNano, { readyTimeoutMs: 10_000, reconnect: noRetry });
     expect(hub.health()[0]).toMatchObject({ online: false, errors: { timeouts: 1, disconnects: 0 } });
     expect(hub.status()).toMatchObject({ state: 'retrying', lastError: 'no ready within 10000 ms' });
     const sent = decodeFirmata(board.sent);
