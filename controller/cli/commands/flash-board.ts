@@ -16,8 +16,9 @@ const require = createRequire(import.meta.url);
  * `firmataDir`: whose StandardFirmata build in avrgirl's `junk/hex/` to write. A Nano gets the **Uno's**
  * (StandardFirmata 2.4): the same ATmega328P at 16 MHz with the same D0–D13/A0–A5, so the image runs
  * unchanged (A6/A7, analog-only on a Nano, are simply not in its pin list). avrgirl's own Nano build
- * (StandardFirmata 2.3) sends its version and name and then answers neither the firmware nor the capability
- * query in the emulator, so johnny-five never gets ready (test/firmata/nano-firmata.test.ts).
+ * (StandardFirmata 2.3) sends its version and name and then, in the emulator, answers no query sent after
+ * that (the capability query, the firmware query; only queries already waiting in its receive buffer when it
+ * started), so johnny-five never gets ready (test/firmata/nano-firmata.test.ts).
  */
 export const FLASH_BOARDS = {
   uno: { avrgirl: 'uno', chip: 'ATmega328P', firmataDir: 'uno', build: '328p', bootloader: 'Optiboot, 115200 baud', flashBytes: 32_256 },
