@@ -233,13 +233,18 @@ export class ControllerApp {
     return this.rateLimitedLogger;
   }
 
-  /** `<base>/bridge/health`: the refusal counters, published when they changed, at most once a second. */
+  /**
+   * `<base>/bridge/health`: the refusal counters and, with a buzzer hub, its measured host delay; published
+   * when they changed, at most once a second.
+   */
   private startBridgeHealth(transport: ControllerTransport): void {
     let last = '';
     const publish = (): void => {
       const broker = this.broker?.stats() ?? null;
       const { received, ok, replayed, errors } = transport.stats().requests;
-      const counts = { broker, requests: { received, ok, replayed, errors } };
+      const hostDelay = this.hub?.hostDelay();
+      const hub = hostDelay === undefined ? {} : { hub: { hostDelay } };
+      const counts = { broker, requests: { received, ok, replayed, errors }, ...hub };
       const text = JSON.stringify(counts);
       if (text === last) return;
       last = text;
@@ -278,6 +283,10 @@ export class ControllerApp {
       ...(hubConfig.piezo === undefined ? {} : { piezoPin: hubConfig.piezo }),
     });
     this.hub = hub;
+    hub.onHostDelayWarning((w) => {
+      this.hardwareLogger().warn(`buzzer hub: ${w.edges} edge(s) could have waited up to ${w.worstMs} ms in this host, above `
+        + `hardware.buzzerHub.hostDelayMs = ${w.allowanceMs} ms: their stated intervals may not hold the press (docs/buzzer-hub.md)`);
+    });
     const hubIds = hubConfig.buttons.map((b) => b.id);
     return new CombinedHardware([stations, hub], (part) => (part === hub ? hubIds : stations.health().map((h) => h.station)));
   }

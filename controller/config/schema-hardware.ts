@@ -102,7 +102,8 @@ const BuzzerHub = Section({
   hostDelayMs: Ms({
     default: 50,
     description: 'Allowance for the controller host\'s delay in reading a report (kernel, event loop): part of every hub stamp\'s '
-      + 'uncertainty. 50 held for 98–99 % of edges on a heavily loaded machine (docs/buzzer-hub.md); lower it only after measuring your host.',
+      + 'uncertainty. 50 held for 93–100 % of edges at load average 8–25 on a shared 2-vCPU machine (docs/buzzer-hub.md); the running '
+      + 'controller shows its own p99 on bridge/health and warns about edges above it: raise it to that p99, lower it only after measuring.',
   }, 1),
 }, { description: 'A johnny-five buzzer hub for events: big buttons, lamps and a piezo.' });
 

@@ -62,7 +62,10 @@ describe('zaptable flash: arguments and images', () => {
 
   it('resolves StandardFirmata to the build avrgirl-arduino ships for each board', () => {
     expect(firmataHex('uno')).toMatch(/avrgirl-arduino\/junk\/hex\/uno\/StandardFirmata\.cpp\.hex$/);
-    expect(firmataHex('nano-old')).toMatch(/junk\/hex\/nano\//);
+    // A Nano gets the Uno's build (same ATmega328P and pins): avrgirl's Nano build never answers johnny-five
+    // (test/firmata/nano-firmata.test.ts runs both).
+    expect(firmataHex('nano')).toBe(firmataHex('uno'));
+    expect(firmataHex('nano-old')).toBe(firmataHex('uno'));
     expect(firmataHex('mega')).toMatch(/junk\/hex\/mega\//);
     const image = resolveImage({ kind: 'firmata' }, 'uno');
     expect(image.bytes).toBe(parseIntelHex(readFileSync(image.path, 'latin1')).findLastIndex((b) => b !== 0xff) + 1);
@@ -112,6 +115,17 @@ describe('zaptable flash: avrgirl-arduino\'s upload against a bootloader model',
     const r = await run(['--firmata', '--port', PORT], bindingFor(worn));
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/verify failed: flash at 0x1234 reads 0x[0-9a-f]{2}, the image has 0x[0-9a-f]{2} \[FLASH_FAILED\]/);
+  });
+
+  it('flashes the Uno\'s StandardFirmata to an old-bootloader Nano at 57600 baud', async () => {
+    const oldNano = new Stk500Bootloader({ baud: 57_600 });
+    const r = await run(['--firmata', '--port', PORT, '--board', 'nano-old'], bindingFor(oldNano));
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const image = parseIntelHex(readFileSync(firmataHex('uno'), 'latin1'));
+    const bytes = image.findLastIndex((b) => b !== 0xff) + 1;
+    expect(Buffer.from(oldNano.flash.subarray(0, bytes)).equals(Buffer.from(image.subarray(0, bytes)))).toBe(true);
+    expect(r.out).toContain('flashing StandardFirmata (avrgirl-arduino\'s build for the uno, same chip and pins as a nano-old) to the nano-old');
   });
 
   it('names the other Nano bootloader when this one does not answer', async () => {

@@ -35,6 +35,8 @@ export interface FirmataBoardOptions {
   readonly resetOnOpen?: boolean;
   /** How long the bootloader holds the sketch after a reset (µs of simulated time). Default 0. */
   readonly bootloaderUs?: number;
+  /** The image to run (an ATmega328P build). Default: avrgirl's Uno StandardFirmata. */
+  readonly hex?: string;
 }
 
 export class FirmataBoard implements SerialDevice {
@@ -62,7 +64,7 @@ export class FirmataBoard implements SerialDevice {
   constructor(options: FirmataBoardOptions = {}) {
     this.resetOnOpen = options.resetOnOpen ?? true;
     this.bootloaderUs = options.bootloaderUs ?? 0;
-    this.runner = AvrRunner.fromFile(STANDARD_FIRMATA_UNO_HEX);
+    this.runner = AvrRunner.fromFile(options.hex ?? STANDARD_FIRMATA_UNO_HEX);
     this.runner.onAttach((mcu) => {
       this.attach(mcu);
     });

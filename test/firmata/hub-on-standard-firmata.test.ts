@@ -184,6 +184,34 @@ describe('the johnny-five hub on the real StandardFirmata (avrgirl-arduino\'s Un
     expect(board.pins.shorts).toEqual([]);
   });
 
+  it('keeps a held button\'s pull-up while the piezo and a lamp on its Firmata port are written (A0 held, A1 beeping)', async () => {
+    // Firmata port 1 is pins 8–15: the lamps on D9/D10, the button on A0 (14) and the piezo on A1 (15).
+    // Firmata 2.4 writes a port's value to its inputs too; a held button's reported 0 in a lamp or piezo
+    // write switched its pull-up off, the pin floated LOW and the release was never reported (issue 17).
+    expect([PINS.b3, PINS.piezo, PINS.lamp1].map((pin) => pin >> 3)).toEqual([1, 1, 1]);
+    const from = a.events.length;
+    wires.b3.pressAt(board.nowUs + 20_000);
+    expect(await board.waitFor(() => a.events.length > from)).toBe(true);
+    const heldUs = board.nowUs;
+    expect(await a.hub.beep(440, 400)).toEqual({ ok: true });
+    expect(await a.hub.setLamp('buzzer-1', 'off')).toEqual({ ok: true });
+    expect(await board.waitFor(() => board.pins.changesOf(PINS.piezo, heldUs).length >= 6)).toBe(true);
+    expect(await board.waitFor(() => board.pins.drive(PINS.lamp1) === 'low')).toBe(true);
+    // Released while the tone still plays: the pin had its pull-up all along, and the release is reported.
+    const releaseUs = board.nowUs + 5_000;
+    wires.b3.releaseAt(releaseUs);
+    expect(await board.waitFor(() => a.events.length >= from + 2)).toBe(true);
+    expect(board.pins.changesOf(PINS.b3, heldUs)).toEqual([]);
+    expect(board.pins.drive(PINS.b3)).toBe('pullup');
+    const [pressed, released] = a.events.slice(from);
+    expect([pressed?.kind, pressed?.station, released?.kind, released?.station])
+      .toEqual(['button-pressed', 'buzzer-3', 'button-released', 'buzzer-3']);
+    expect(Math.abs((released?.time.hostUs ?? 0) - releaseUs)).toBeLessThanOrEqual(released?.time.uncertaintyUs ?? 0);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(await quiet(PINS.piezo, 50)).toBe(true);
+    expect(board.pins.shorts).toEqual([]);
+  });
+
   it('stop() delivers the lamps\' off and the piezo\'s noTone before the port closes', async () => {
     expect(await a.hub.beep(440, 5000)).toEqual({ ok: true });
     const fromUs = board.nowUs;
@@ -210,6 +238,32 @@ describe('the johnny-five hub on the real StandardFirmata (avrgirl-arduino\'s Un
     const { pressed } = await press(b, wires.b2);
     expect(pressed).toMatchObject({ kind: 'button-pressed', station: 'buzzer-2' });
     await b.hub.stop();
+  }, 60_000);
+
+  it('reopens the port after a USB unplug and replug mid-session, and reads the buttons again', async () => {
+    board.resetOnOpen = true; // a replugged Uno powers up again: it boots as after a reset
+    const d = await session({ reconnect: { initialMs: 100, maxMs: 400 } });
+    expect(d.hub.health().every((h) => h.online)).toBe(true);
+    binding.detach(PATH); // the read in flight fails: serialport closes the port as disconnected
+    expect(await board.waitFor(() => d.hub.health().every((h) => !h.online))).toBe(true);
+    expect(d.hub.health().map((h) => h.errors.disconnects)).toEqual([1, 1, 1]);
+    // Unplugged for 1 s: the attempts fail to open the path and back off; not counted again.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(d.hub.status()).toMatchObject({ state: 'retrying' });
+    expect(d.hub.status().attempts).toBeGreaterThanOrEqual(2);
+    const replugUs = board.nowUs;
+    const t0 = performance.now();
+    binding.attach(PATH, board);
+    expect(await board.waitFor(() => d.hub.health().every((h) => h.online), 20_000)).toBe(true);
+    console.info(`replug → online: ${((performance.now() - t0) / 1000).toFixed(2)} s of host time (backoff ≤ 400 ms, then the handshake), `
+      + `${((board.nowUs - replugUs) / 1e6).toFixed(2)} s of board time`);
+    expect(d.hub.health().map((h) => [h.errors.disconnects, h.errors.timeouts])).toEqual([[1, 0], [1, 0], [1, 0]]);
+    expect(d.hub.status()).toEqual({ state: 'ready', attempts: 0 });
+    await settle(100);
+    const { atUs, pressed } = await press(d, wires.b3);
+    expect(pressed).toMatchObject({ kind: 'button-pressed', station: 'buzzer-3' });
+    expect(Math.abs(pressed.time.hostUs - atUs)).toBeLessThanOrEqual(pressed.time.uncertaintyUs);
+    await d.hub.stop();
   }, 60_000);
 
   it('refuses the serial pins and pins the board does not have, with stable codes', async () => {

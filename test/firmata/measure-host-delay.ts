@@ -28,6 +28,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BuzzerHub } from '../../controller/hardware/buzzer-hub/buzzer-hub.ts';
+import type { HostDelaySnapshot } from '../../controller/hardware/buzzer-hub/host-delay-monitor.ts';
 import { DEFAULT_FIRMATA_LATENCY, latencyBounds, maxQueuedReports } from '../../controller/hardware/buzzer-hub/host-timestamp.ts';
 import type { SensorEvent } from '../../controller/hardware/interface.ts';
 
@@ -68,7 +69,11 @@ interface Run {
   /** Edges without an event (dropped by the debounce). */
   readonly missing: number;
   readonly maxLagMs: number;
+  /** The hub's own host-delay monitor over the run (what `bridge/health` would show). */
+  readonly monitor: HostDelaySnapshot | undefined;
   readonly loadavgBefore: number;
+  /** The 1-minute load average (/proc/loadavg), sampled once a second while the presses ran: lowest, highest. */
+  readonly loadavgDuring: { readonly min: number; readonly max: number };
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -125,7 +130,10 @@ async function run(load: number, presses: number, speed: number, traffic: boolea
       },
       wallMs: () => Date.now(),
     };
-    const hub = new BuzzerHub({ io: path, buttons: [{ id: 'buzzer-1', pin: 2, lamp: 9 }], readyTimeoutMs: 30_000 }, clock);
+    // The monitor's window covers the whole run (production: the last 60 s).
+    const hub = new BuzzerHub({
+      io: path, buttons: [{ id: 'buzzer-1', pin: 2, lamp: 9 }], readyTimeoutMs: 30_000, hostDelayMonitor: { windowMs: 3_600_000 },
+    }, clock);
     hubs.push(hub);
     const events: SensorEvent[] = [];
     hub.onEvent((e) => events.push(e));
@@ -137,7 +145,11 @@ async function run(load: number, presses: number, speed: number, traffic: boolea
     // Presses of 100 ms, one every 250–260 ms: a person's press, not a glitch.
     board.stdin.write(`presses ${presses} 250 100 ${load + 1}\n`);
     const deadline = performance.now() + ((presses * 0.3) / speed + 60) * 1000;
+    const loadSamples: number[] = [loadavg()[0] ?? 0];
+    const sampler = setInterval(() => loadSamples.push(loadavg()[0] ?? 0), 1000);
     while (!progress.done && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    clearInterval(sampler);
+    const loadavgDuring = { min: Math.min(...loadSamples), max: Math.max(...loadSamples) };
     await new Promise((r) => setTimeout(r, 500)); // the last debounce
     if (!progress.done) throw new Error(`the board did not finish its presses (${edges.length} edges)`);
 
@@ -175,7 +187,7 @@ async function run(load: number, presses: number, speed: number, traffic: boolea
         inside: event !== undefined && Math.abs(event.time.hostUs - edgeHostUs) <= event.time.uncertaintyUs,
       });
     }
-    return { load, samples, missing, maxLagMs, loadavgBefore };
+    return { load, samples, missing, maxLagMs, loadavgBefore, loadavgDuring, monitor: hub.hostDelay() };
   } finally {
     await Promise.all(hubs.map((h) => h.stop()));
     board.kill();
@@ -201,7 +213,8 @@ async function main(): Promise<void> {
   for (const load of loads) {
     const r = await run(load, presses, speed, values.traffic === true);
     const host = r.samples.map((s) => s.hostUs);
-    console.log(`\n${load === 0 ? 'no added load' : `${load} CPU-bound processes`} (load average before: ${r.loadavgBefore.toFixed(1)}); `
+    console.log(`\n${load === 0 ? 'no added load' : `${load} CPU-bound processes`} (load average before: ${r.loadavgBefore.toFixed(1)}, `
+      + `during the presses: ${r.loadavgDuring.min.toFixed(1)}–${r.loadavgDuring.max.toFixed(1)}); `
       + `emulator lag up to ${r.maxLagMs.toFixed(0)} ms; ${r.samples.length} edges`);
     console.log(row('firmware scan (edge → 1st byte)', r.samples.map((s) => s.scanUs)));
     console.log(row('firmware + wire (edge → last byte)', r.samples.map((s) => s.firmwareUs)));
@@ -211,6 +224,11 @@ async function main(): Promise<void> {
     console.log(`  host delay within the model's ${allowance / 1000} ms: ${host.filter((h) => h <= allowance).length}/${host.length}; `
       + `stamps whose interval holds the edge: ${r.samples.filter((s) => s.inside).length}/${r.samples.length}`
       + (r.missing > 0 ? ` (${r.missing} edges had no event: dropped by the debounce)` : ''));
+    const m = r.monitor;
+    if (m !== undefined) {
+      console.log(`  the hub's own monitor (bridge/health): event-loop lateness p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, max ${m.maxMs} ms `
+        + `(${m.samples} probes); edges judged over the ${m.allowanceMs} ms allowance: ${m.edgesOver}/${m.edges}`);
+    }
   }
 }
 

@@ -11,11 +11,19 @@ import { projectFile } from '../../config/project-root.ts';
 
 const require = createRequire(import.meta.url);
 
-/** The boards `zaptable flash` knows, with what avrgirl-arduino calls them and what their bootloader leaves. */
+/**
+ * The boards `zaptable flash` knows, with what avrgirl-arduino calls them and what their bootloader leaves.
+ * `firmataDir`: whose StandardFirmata build in avrgirl's `junk/hex/` to write. A Nano gets the **Uno's**
+ * (StandardFirmata 2.4): the same ATmega328P at 16 MHz with the same D0–D13/A0–A5, so the image runs
+ * unchanged (A6/A7, analog-only on a Nano, are simply not in its pin list). avrgirl's own Nano build
+ * (StandardFirmata 2.3) sends its version and name and then, in the emulator, answers no query sent after
+ * that (the capability query, the firmware query; only queries already waiting in its receive buffer when it
+ * started), so johnny-five never gets ready (test/firmata/nano-firmata.test.ts).
+ */
 export const FLASH_BOARDS = {
   uno: { avrgirl: 'uno', chip: 'ATmega328P', firmataDir: 'uno', build: '328p', bootloader: 'Optiboot, 115200 baud', flashBytes: 32_256 },
-  nano: { avrgirl: 'nano (new bootloader)', chip: 'ATmega328P', firmataDir: 'nano', build: '328p', bootloader: 'Optiboot, 115200 baud', flashBytes: 32_256 },
-  'nano-old': { avrgirl: 'nano', chip: 'ATmega328P', firmataDir: 'nano', build: '328p', bootloader: 'ATmegaBOOT, 57600 baud', flashBytes: 30_720 },
+  nano: { avrgirl: 'nano (new bootloader)', chip: 'ATmega328P', firmataDir: 'uno', build: '328p', bootloader: 'Optiboot, 115200 baud', flashBytes: 32_256 },
+  'nano-old': { avrgirl: 'nano', chip: 'ATmega328P', firmataDir: 'uno', build: '328p', bootloader: 'ATmegaBOOT, 57600 baud', flashBytes: 30_720 },
   mega: { avrgirl: 'mega', chip: 'ATmega2560', firmataDir: 'mega', build: '2560', bootloader: 'stk500v2, 115200 baud', flashBytes: 253_952 },
 } as const;
 
@@ -107,7 +115,8 @@ export function resolveImage(source: FlashSource, board: FlashBoardName): FlashI
   const spec = FLASH_BOARDS[board];
   const path = source.kind === 'file' ? source.path : source.kind === 'firmata' ? firmataHex(board) : stationHex(source.kind, board);
   const label = source.kind === 'file' ? path
-    : source.kind === 'firmata' ? `StandardFirmata (avrgirl-arduino's build for the ${spec.firmataDir})`
+    : source.kind === 'firmata'
+      ? `StandardFirmata (avrgirl-arduino's build for the ${spec.firmataDir}${spec.firmataDir === board ? '' : `, same chip and pins as a ${board}`})`
       : `the ${source.kind} station firmware (${path})`;
   if (!existsSync(path)) {
     const hint = source.kind === 'file' ? '' : `: build it with make -C firmware ${source.kind === 'pile' ? 'avr-pile' : spec.build === '2560' ? 'mega' : 'avr'}`;

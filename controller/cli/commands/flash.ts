@@ -19,7 +19,8 @@ Pi: sudo systemctl stop zaptable).
   --seat        our seat-station firmware, firmware/build/seat-328p/zaptable.hex (seat-2560 on a mega);
                 build it first with make -C firmware avr (or mega)
   --pile        the pile-station firmware, firmware/build/pile-328p/zaptable.hex (make -C firmware avr-pile)
-  --firmata     StandardFirmata for a buzzer hub: the build avrgirl-arduino ships for the board
+  --firmata     StandardFirmata for a buzzer hub: the build avrgirl-arduino ships for the board (a Nano
+                gets the Uno's 2.4 build, same chip and pins: avrgirl's Nano build never gets johnny-five ready)
   --port PATH   the board's serial port, e.g. /dev/ttyACM0 (Uno, Mega) or /dev/ttyUSB0 (Nano clones)
   --board B     uno (default; Optiboot, 115200), nano (new bootloader, 115200), nano-old (old
                 bootloader, 57600), mega (Mega 2560, stk500v2)

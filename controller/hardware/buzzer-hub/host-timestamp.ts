@@ -24,10 +24,10 @@
  * 5. USB: a full-speed bulk IN endpoint is polled once per 1 ms frame: [0, usbFrameUs].
  * 6. Host: kernel tty, libuv, serialport, firmata-io and the event loop until the callback runs:
  *    [0, eventLoopUs]. Scheduling has no hard bound; this is a measured allowance, not a physical one. On a
- *    shared 2-vCPU machine (load average 8–20), pty write → stamp took p50 2.7–4.0 ms, p99 47–76 ms, max
- *    121 ms, and with two more CPU-bound processes p50 7.5–11 ms, p99 55–58 ms, max 114 ms (0–2 ms, the
- *    old allowance, held for 36–49 % of edges idle and 8–21 % loaded). 50 ms held for 98–99 %. A controller
- *    that stalls longer (GC, synchronous work, a starved CPU) stamps that much later: its intervals lie.
+ *    shared 2-vCPU machine at load average 8–25, pty write → stamp took p99 33–97 ms, max 41–139 ms, and
+ *    50 ms held for 93–100 % of edges (docs/buzzer-hub.md quotes each run with its load). A controller that
+ *    stalls longer (GC, synchronous work, a starved CPU) stamps that much later: its intervals lie — which
+ *    the running controller reports (host-delay-monitor.ts: p99 on bridge/health, a warning per edge).
  * johnny-five's Button debounce (7 ms, trailing) is not on this path: the hub reads the raw pin callback and
  * debounces itself, stamping the first edge of a change; debouncing delays the event, not its stamp.
  */

@@ -5,6 +5,8 @@
  */
 import { hubProblem, type HubProblem } from './hub-errors.ts';
 import { DEFAULT_FIRMATA_LATENCY, type LatencyModel } from './host-timestamp.ts';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from '../serial/backoff.ts';
+import type { HostDelayMonitorOptions } from './host-delay-monitor.ts';
 
 /** One big event buzzer: a button wired from `pin` to GND (internal pull-up), optionally with a lamp. */
 export interface HubButtonConfig {
@@ -43,7 +45,7 @@ export interface BuzzerHubOptions {
   readonly io: HubIoSource;
   /**
    * With a port path: opens it (the port must open by itself, as serialport's `autoOpen` does). Default:
-   * johnny-five opens the path with its own serialport at 57600 baud. Called once per `start()`.
+   * johnny-five opens the path with its own serialport at 57600 baud. Called once per connection attempt.
    */
   readonly openPort?: (path: string) => HubSerialPort;
   readonly buttons: readonly HubButtonConfig[];
@@ -70,6 +72,18 @@ export interface BuzzerHubOptions {
   readonly readyTimeoutMs?: number;
   /** Overrides of the latency model (defaults: StandardFirmata on an Uno over its ATmega16U2, 57600 baud). */
   readonly latency?: Partial<LatencyModel>;
+  /**
+   * The delays between connection attempts after the board was lost or did not get ready: the seat
+   * stations' backoff (serial/backoff.ts; default 250 ms doubling up to 8 s, 20 % jitter), restarting at
+   * 250 ms once the board was ready again.
+   */
+  readonly reconnect?: Partial<BackoffPolicy>;
+  /**
+   * The host-delay monitor (host-delay-monitor.ts): a probe timer measuring the event loop's lateness, its
+   * rolling figures on `bridge/health` and a warning for edges over the allowance. Default on (probe every
+   * 10 ms, 60 s window); `false` switches it off.
+   */
+  readonly hostDelayMonitor?: Omit<HostDelayMonitorOptions, 'allowanceUs'> | false;
 }
 
 export interface HubConfig {
@@ -82,6 +96,7 @@ export interface HubConfig {
   readonly debounceMs: number;
   readonly readyTimeoutMs: number;
   readonly latency: LatencyModel;
+  readonly reconnect: BackoffPolicy;
 }
 
 export const HUB_DEFAULTS = { pullup: true, debounceMs: 5, readyTimeoutMs: 10_000 } as const;
@@ -112,6 +127,7 @@ export function resolveHubConfig(options: BuzzerHubOptions): { config: HubConfig
     debounceMs: options.debounceMs ?? HUB_DEFAULTS.debounceMs,
     readyTimeoutMs: options.readyTimeoutMs ?? HUB_DEFAULTS.readyTimeoutMs,
     latency: { ...DEFAULT_FIRMATA_LATENCY, ...options.latency },
+    reconnect: { ...DEFAULT_BACKOFF, ...options.reconnect },
   };
 
   if (typeof config.io !== 'string' && typeof config.io !== 'function') invalid('io', 'a port path or an IO factory is required');
@@ -151,5 +167,10 @@ export function resolveHubConfig(options: BuzzerHubOptions): { config: HubConfig
   for (const [key, value] of Object.entries(config.latency)) {
     if (!isNonNegative(value)) invalid(`latency.${key}`, 'must be a number ≥ 0');
   }
+  const { initialMs, maxMs, factor, jitter } = config.reconnect;
+  if (!isNonNegative(initialMs) || initialMs === 0) invalid('reconnect.initialMs', 'must be a number > 0');
+  if (!isNonNegative(maxMs) || maxMs < initialMs) invalid('reconnect.maxMs', 'must be a number ≥ reconnect.initialMs');
+  if (!isNonNegative(factor) || factor < 1) invalid('reconnect.factor', 'must be a number ≥ 1');
+  if (!isNonNegative(jitter) || jitter > 1) invalid('reconnect.jitter', 'must be a number in 0–1');
   return { config, errors };
 }
