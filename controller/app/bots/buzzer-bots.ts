@@ -4,7 +4,8 @@
  * `BTN+` line through the real serial driver) after a human-like reaction time — 180 ms plus a log-normal
  * spread around ~250 ms, some slower, some not at all — and now and then one jumps the gun (a false start).
  * When every seat is a bot, a bot host runs the quiz too: arms, marks the answer (right 70 % of the time),
- * and arms the next question.
+ * and arms the next question — until a person hosts: the first arm, mark, reset or score by anyone else sends
+ * the bot host away for good (its pending steps are cancelled), so it never overtakes a human host.
  */
 import { SeededRandom } from '../../hardware/clock/seeded-random.ts';
 import type { SimulatedTable } from '../../hardware/simulated/index.ts';
@@ -33,7 +34,8 @@ export class BuzzerBots {
   private readonly rng: SeededRandom;
   private readonly timers = new Set<NodeJS.Timeout>();
   private off: (() => void) | undefined;
-  private readonly hostIsBot: boolean;
+  private hostIsBot: boolean;
+  private readonly hostTimers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly options: BuzzerBotsOptions) {
     this.rng = new SeededRandom(`buzzer-bots:${String(options.seed)}`);
@@ -44,7 +46,24 @@ export class BuzzerBots {
     this.off = this.options.runtime.onChange((state, events) => {
       this.react(state, events);
     });
-    if (this.hostIsBot) this.later(2000, () => this.options.runtime.arm('bot host'));
+    if (this.hostIsBot) this.host(2000, () => this.options.runtime.arm('bot host'));
+  }
+
+  /** Whether the bot host still runs the quiz (false once a person has hosted). */
+  get botHosting(): boolean {
+    return this.hostIsBot;
+  }
+
+  /** A bot host's step, cancelled when a person takes over. */
+  private host(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.hostTimers.delete(t);
+      if (this.hostIsBot) fn();
+    }, ms / this.options.speed);
+    t.unref();
+    this.timers.add(t);
+    this.hostTimers.add(t);
   }
 
   stop(): void {
@@ -67,6 +86,16 @@ export class BuzzerBots {
   }
 
   private react(state: BuzzerState, events: readonly BuzzerEvent[]): void {
+    const human = events.some((e) => (e.type === 'BUZZER_ARMED' || e.type === 'MARKED' || (e.type === 'RESET' && !e.auto))
+      && e.by !== 'bot host');
+    if (human && this.hostIsBot) {
+      this.hostIsBot = false;
+      for (const t of this.hostTimers) {
+        clearTimeout(t);
+        this.timers.delete(t);
+      }
+      this.hostTimers.clear();
+    }
     for (const e of events) {
       if (e.type === 'READING_STARTED') {
         // The eager one sometimes buzzes while the question is still being read.
@@ -87,15 +116,15 @@ export class BuzzerBots {
       if (e.type === 'WINNER' || e.type === 'TIE') {
         const who = state.decision?.winners[0];
         const correct = this.rng.next() < 0.7;
-        this.later(1500, () => this.options.runtime.mark(correct, 'bot host', who));
+        this.host(1500, () => this.options.runtime.mark(correct, 'bot host', who));
       }
-      if ((e.type === 'MARKED' && e.correct) || (e.type === 'RESET' && !e.auto)) this.later(2500, () => this.options.runtime.arm('bot host'));
+      if ((e.type === 'MARKED' && e.correct) || (e.type === 'RESET' && !e.auto)) this.host(2500, () => this.options.runtime.arm('bot host'));
     }
     // Nobody buzzed (or everyone is locked out): the bot host moves on.
     if (this.hostIsBot && events.some((e) => e.type === 'BUZZER_ARMED')) {
       const question = state.question;
       const round = state.round;
-      this.later(4000, () => {
+      this.host(4000, () => {
         const now = this.options.runtime.current;
         if (now.question === question && now.round === round && now.phase === 'armed') this.options.runtime.reset('bot host');
       });
