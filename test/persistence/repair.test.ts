@@ -40,7 +40,9 @@ function createPrng(seed: number): () => number {
 }
 
 /** Writes `games` bot games as the controller logs them; the last one is left unfinished half-way (by default). */
-function writeLog(file: string, games: number, options: { close?: boolean; finishLast?: boolean } = {}): EventLog {
+function writeLog(
+  file: string, games: number, options: { close?: boolean; finishLast?: boolean; tables?: readonly [string, string] } = {},
+): EventLog {
   const opened = EventLog.open(file, { autoCommit: false, checkpointIdleMs: 1e9, checkpointPages: 1e9 });
   if (!opened.ok) throw new Error(opened.message);
   const log = opened.log;
@@ -49,8 +51,9 @@ function writeLog(file: string, games: number, options: { close?: boolean; finis
     const zip = g % 2 === 0;
     const game = zip ? 'zip-zap' : 'zapp-zerapp';
     const config = { players: zip ? ['ana', 'ben', 'cleo'] : ['red', 'green'] };
-    const id = log.startGame({ tableId: zip ? 't2' : 't1', game, config, seed: g });
-    const tableId = zip ? 't2' : 't1';
+    const [odd, even] = options.tables ?? ['t1', 't2'];
+    const tableId = zip ? even : odd;
+    const id = log.startGame({ tableId, game, config, seed: g });
     const last = g === games && options.finishLast !== true;
     const played = playGame(getEngine(game), config, g);
     const upTo = last ? Math.floor(played.actions.length / 2) : played.actions.length;
@@ -255,12 +258,13 @@ describe('log repair recovers every row on an intact page', () => {
 });
 
 describe('log repair and the WAL', () => {
-  it('with the WAL file lost, gets back every row the main file holds, and the table continues', () => {
+  it('with the WAL file lost, gets back every row the main file holds, and the table continues; with it, reads it', () => {
     const file = path.join(dir, 'wal', 'zaptable.db');
-    writeLog(file, 2, { finishLast: true });
+    writeLog(file, 2);
     const checkpointed = rowsOf(file);
-    // More games, committed to the WAL only (no checkpoint while the log is open), then the WAL is lost.
-    const log = writeLog(file, 2, { close: false });
+    // More games at two other tables, committed to the WAL only (no checkpoint while the log is open), then the
+    // WAL is lost.
+    const log = writeLog(file, 2, { close: false, tables: ['t3', 't4'] });
     const lostWal = path.join(dir, 'wal', 'lost-wal.db');
     copyFileSync(file, lostWal);
     const withWal = path.join(dir, 'wal', 'with-wal.db');
@@ -272,6 +276,13 @@ describe('log repair and the WAL', () => {
     if ('error' in exported) throw new Error(exported.error);
     expect(exported.tables.log).toEqual([...checkpointed.log.values()]);
     expect(exported.tables.games).toEqual([...checkpointed.games.values()]);
+    // The file is whole as it stands: it opens, and table t2 continues its unfinished game from it.
+    const reopened = EventLog.open(lostWal);
+    if (!reopened.ok) throw new Error(reopened.message);
+    const recovered = recoverTables(reopened.log);
+    reopened.log.close();
+    const actions = [...checkpointed.log.values()].filter((r) => r.table_id === 't2' && r.kind === 'action').length;
+    expect(recovered).toMatchObject([{ ok: true, tableId: 't2', actionCount: actions }]);
     // The WAL, when it is there, is read too. With the main file zeroed whole, every row written after the
     // last checkpoint still comes back: the pages it lies on were all rewritten into the WAL's frames.
     const everything = rowsOf(file);
