@@ -158,7 +158,13 @@ class Pages {
   constructor(private readonly main: Buffer, private readonly wal: ReadonlyMap<number, Buffer>, readonly layout: Layout,
     readonly count: number) {}
 
-  /** Page `n` (1-based), zero-filled where the file was cut short; undefined past the end. */
+  /** How many bytes of page `n` the file really has (less than a page where it was cut short). */
+  present(n: number): number {
+    if (this.wal.has(n)) return this.layout.pageSize;
+    return Math.max(0, Math.min(this.layout.pageSize, this.main.length - (n - 1) * this.layout.pageSize));
+  }
+
+  /** Page `n` (1-based), zero-filled where the file was cut short (see `present`); undefined past the end. */
   page(n: number): Buffer | undefined {
     const fromWal = this.wal.get(n);
     if (fromWal !== undefined) return fromWal;
@@ -172,7 +178,7 @@ class Pages {
 }
 
 /** The payload of the cell at `at` on a table leaf page, following its overflow chain. */
-function cellPayload(pages: Pages, page: Buffer, at: number): { rowid: number; payload: Buffer } | undefined {
+function cellPayload(pages: Pages, page: Buffer, at: number, present: number): { rowid: number; payload: Buffer } | undefined {
   const { usable } = pages.layout;
   const size = varint(page, at, usable);
   if (size === undefined || size.value <= 0 || size.value > 1 << 30) return undefined;
@@ -187,7 +193,8 @@ function cellPayload(pages: Pages, page: Buffer, at: number): { rowid: number; p
     local = k <= maxLocal ? k : min;
   }
   const start = rowid.next;
-  if (start + local + (local < total ? 4 : 0) > usable) return undefined;
+  // Nothing is read from the zeros standing in for a cut-off part of a page: zeros decode as plausible numbers.
+  if (start + local + (local < total ? 4 : 0) > Math.min(usable, present)) return undefined;
   const parts = [page.subarray(start, start + local)];
   let remaining = total - local;
   let next = local < total ? page.readUInt32BE(start + local) : 0;
@@ -198,6 +205,7 @@ function cellPayload(pages: Pages, page: Buffer, at: number): { rowid: number; p
     const overflow = pages.page(next);
     if (overflow === undefined) return undefined;
     const take = Math.min(remaining, usable - 4);
+    if (4 + take > pages.present(next)) return undefined;
     parts.push(overflow.subarray(4, 4 + take));
     remaining -= take;
     next = overflow.readUInt32BE(0);
@@ -216,7 +224,8 @@ function leafRecords(pages: Pages, n: number): { rowid: number; values: Value[] 
   const contentStart = page.readUInt16BE(h + 5) || 65536;
   const pointers = h + 8;
   const pointersEnd = pointers + 2 * cells;
-  if (cells === 0 || pointersEnd > usable || contentStart < pointersEnd || contentStart > usable) return undefined;
+  const end = Math.min(usable, pages.present(n));
+  if (cells === 0 || pointersEnd > end || contentStart < pointersEnd || contentStart > usable) return undefined;
   const out: { rowid: number; values: Value[] | undefined }[] = [];
   for (let i = 0; i < cells; i++) {
     const at = page.readUInt16BE(pointers + 2 * i);
@@ -224,7 +233,7 @@ function leafRecords(pages: Pages, n: number): { rowid: number; values: Value[] 
       out.push({ rowid: NaN, values: undefined });
       continue;
     }
-    const cell = cellPayload(pages, page, at);
+    const cell = cellPayload(pages, page, at, pages.present(n));
     out.push(cell === undefined ? { rowid: NaN, values: undefined } : { rowid: cell.rowid, values: decodeRecord(cell.payload) });
   }
   return out;

@@ -11,14 +11,15 @@
  * (leaf and overflow) was damaged; a game row also when its `game-started` and `game-ended` rows survived
  * (it is rebuilt from them). No row may come back different from what was written.
  */
-import { copyFileSync, existsSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync, closeSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, statSync, truncateSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { playGame } from '../../controller/bots/play-game.ts';
 import { main } from '../../controller/cli/main.ts';
-import { EventLog, exportReadable, recoverTables } from '../../controller/persistence/index.ts';
+import { EventLog, exportReadable, recoverTables, repairLog } from '../../controller/persistence/index.ts';
 import { getEngine } from '../../controller/rules/games.ts';
 import { press } from './helpers.ts';
 
@@ -118,14 +119,14 @@ function pagesOfRows(file: string): { pages: number; where: Map<string, number[]
   return { pages, where };
 }
 
-type Damage = 'zeroed' | 'random' | 'truncated';
+type Damage = 'zeroed' | 'random' | 'truncated' | 'cut mid-page';
 
 /** A copy of `file` with `pages` damaged (1-based); `truncated` cuts the file at the first of them. */
 function damaged(file: string, pages: readonly number[], how: Damage, seed: number, pageSize = 4096): string {
   const copy = path.join(dir, `damaged-${how}-${pages.join('-')}-${String(seed)}.db`);
   copyFileSync(file, copy);
-  if (how === 'truncated') {
-    truncateSync(copy, (Math.min(...pages) - 1) * pageSize);
+  if (how === 'truncated' || how === 'cut mid-page') {
+    truncateSync(copy, (Math.min(...pages) - 1) * pageSize + (how === 'truncated' ? 0 : pageSize / 2 + 13));
     return copy;
   }
   const random = createPrng(seed);
@@ -196,10 +197,10 @@ describe('log repair recovers every row on an intact page', () => {
     expect([...where.values()].some((p) => p.length > 1)).toBe(true);
   });
 
-  it.each(['truncated', 'zeroed', 'random'] as const)('with any one page %s, at every position', (how) => {
+  it.each(['truncated', 'cut mid-page', 'zeroed', 'random'] as const)('with any one page %s, at every position', (how) => {
     for (let p = 1; p <= pages; p++) {
       const copy = damaged(small, [p], how, p);
-      const lost = how === 'truncated' ? (n: number) => n >= p : (n: number) => n === p;
+      const lost = how === 'truncated' || how === 'cut mid-page' ? (n: number) => n >= p : (n: number) => n === p;
       expectRecovered(exportReadable(copy), original, where, lost, `page ${String(p)} of ${String(pages)} ${how}`);
       rmSync(copy);
     }
@@ -254,6 +255,40 @@ describe('log repair recovers every row on an intact page', () => {
     if ('error' in exported) throw new Error(exported.error);
     expect(exported.rebuiltGames).toBe(original.games.size);
     expect(exported.tables.games).toEqual([...original.games.values()]);
+  });
+});
+
+describe('any file given as a log', () => {
+  it('answers with rows or a coded error, never a throw (fast-check: scribbles over a real log, and junk)', () => {
+    const file = path.join(dir, 'fuzz-base.db');
+    writeLog(file, 1);
+    const base = readFileSync(file);
+    const scribble = fc.record({ at: fc.nat({ max: base.length - 1 }), bytes: fc.uint8Array({ minLength: 1, maxLength: 5000 }) });
+    const input = fc.oneof(
+      fc.array(scribble, { minLength: 1, maxLength: 6 }).map((edits) => {
+        const copy = Buffer.from(base);
+        for (const e of edits) copy.set(e.bytes.subarray(0, copy.length - e.at), e.at);
+        return copy;
+      }),
+      fc.nat({ max: base.length }).map((n) => base.subarray(0, n)),
+      fc.uint8Array({ maxLength: 20_000 }).map((b) => Buffer.from(b)),
+    );
+    let n = 0;
+    fc.assert(fc.property(input, (bytes) => {
+      const folder = path.join(dir, `fuzz-${String(++n)}`);
+      mkdirSync(folder);
+      const target = path.join(folder, 'zaptable.db');
+      writeFileSync(target, bytes);
+      const exported = exportReadable(target);
+      if ('error' in exported) expect(exported.error).toMatch(/\S/);
+      else for (const t of TABLES) expect(Array.isArray(exported.tables[t])).toBe(true);
+      const opened = EventLog.open(target, { readonly: true });
+      if (opened.ok) opened.log.close();
+      else expect(opened.code).toMatch(/^LOG_[A-Z_]+$/);
+      const repaired = repairLog(target);
+      if (!repaired.ok) expect(repaired.code).toMatch(/^LOG_[A-Z_]+$/);
+      rmSync(folder, { recursive: true });
+    }), { numRuns: 40 });
   });
 });
 
