@@ -248,6 +248,24 @@ describe('log repair recovers every row on an intact page', () => {
     expect(back.games).toEqual(original.games);
   });
 
+  it('replays a game from its setup when its snapshots sit on damaged pages the open does not check', () => {
+    const db = new Database(small, { readonly: true });
+    const overflow = db.prepare('SELECT pageno FROM dbstat WHERE name = \'snapshots\' AND pagetype = \'overflow\'').pluck().all() as number[];
+    db.close();
+    expect(overflow.length).toBeGreaterThan(0);
+    const intact = EventLog.open(small, { readonly: true });
+    if (!intact.ok) throw new Error(intact.message);
+    const before = recoverTables(intact.log);
+    intact.log.close();
+    expect(before).toMatchObject([{ ok: true, fromSnapshot: expect.any(Number) as unknown }]);
+    const copy = damaged(small, overflow, 'zeroed', 3);
+    const opened = EventLog.open(copy);
+    if (!opened.ok) throw new Error(opened.message);
+    const after = recoverTables(opened.log);
+    opened.log.close();
+    expect(after).toEqual([{ ...before[0], fromSnapshot: null }]);
+  });
+
   it('rebuilds a game whose row was lost from its game-started and game-ended rows', () => {
     const gamesLeaf = [...where].find(([k]) => k.startsWith('games:'))?.[1][0] ?? 0;
     const copy = damaged(small, [gamesLeaf], 'zeroed', 1);
