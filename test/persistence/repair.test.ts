@@ -21,24 +21,13 @@ import { playGame } from '../../controller/bots/play-game.ts';
 import { main } from '../../controller/cli/main.ts';
 import { EventLog, exportReadable, recoverTables, repairLog } from '../../controller/persistence/index.ts';
 import { getEngine } from '../../controller/rules/games.ts';
+import { seeded } from '../emulator/seeded.ts';
 import { press } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-repair-'));
 const TABLES = ['games', 'log', 'snapshots', 'answers'] as const;
 type Table = (typeof TABLES)[number];
 type Row = Record<string, unknown>;
-
-/** mulberry32: seeded bytes and page picks, so a failure names a reproducible case. */
-function createPrng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Writes `games` bot games as the controller logs them; the last one is left unfinished half-way (by default). */
 function writeLog(
@@ -129,7 +118,7 @@ function damaged(file: string, pages: readonly number[], how: Damage, seed: numb
     truncateSync(copy, (Math.min(...pages) - 1) * pageSize + (how === 'truncated' ? 0 : pageSize / 2 + 13));
     return copy;
   }
-  const random = createPrng(seed);
+  const random = seeded(seed);
   const fd = openSync(copy, 'r+');
   for (const p of pages) {
     const bytes = Buffer.alloc(pageSize);
@@ -214,7 +203,7 @@ describe('log repair recovers every row on an intact page', () => {
     expect(layout.pages).toBeGreaterThanOrEqual(300);
     const k = Math.ceil(layout.pages / 100);
     for (let seed = 1; seed <= 6; seed++) {
-      const random = createPrng(seed * 7919);
+      const random = seeded(seed * 7919);
       const chosen = new Set<number>();
       while (chosen.size < k) chosen.add(1 + Math.floor(random() * layout.pages));
       const how: Damage = seed % 3 === 0 ? 'zeroed' : 'random';
