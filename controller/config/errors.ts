@@ -4,7 +4,7 @@
  */
 
 export const CONFIG_ERRORS = {
-  CONFIG_SYNTAX: 'The file is not valid YAML (line and column given).',
+  CONFIG_SYNTAX: 'The file is not valid YAML, or expands or nests beyond any configuration (an alias inside the node it names, an alias bomb, more than 64 nested brackets); line and column given.',
   CONFIG_INVALID: 'A value has the wrong type, is out of range, or is missing.',
   CONFIG_UNKNOWN_KEY: 'A key the schema does not know (usually a typo; a close known key is suggested).',
   CONFIG_CONFLICT: 'Values that are fine alone but clash (duplicate ids, a station on two tables, a key that does not apply to the mode).',

@@ -157,8 +157,13 @@ export class EventLog {
     const config = JSON.stringify(game.config);
     const seed = JSON.stringify(game.seed);
     return this.write(() => {
-      const id = Number(this.insertGame.run(game.tableId, game.game, config, seed, this.wallClock()).lastInsertRowid);
-      this.insert(game.tableId, id, 'system', null, { event: 'game-started', game: game.game, players: game.config.players });
+      const at = this.wallClock();
+      const id = Number(this.insertGame.run(game.tableId, game.game, config, seed, at).lastInsertRowid);
+      // The row carries the whole setup, so the log alone can rebuild the game's row (`zaptable log repair`
+      // when the page holding the games table is lost).
+      this.insert(game.tableId, id, 'system', null, {
+        event: 'game-started', game: game.game, players: game.config.players, config: game.config, seed: game.seed,
+      }, at);
       this.openGames.set(id, { tableId: game.tableId, actions: [] });
       return id;
     }, true);
@@ -246,8 +251,9 @@ export class EventLog {
     if (open === undefined) throw new EventLogError('GAME_NOT_OPEN', `game ${gameId} is not in progress`);
     const resultJson = JSON.stringify(result);
     this.write(() => {
-      this.finishGame.run(this.wallClock(), resultJson, gameId);
-      this.insert(open.tableId, gameId, 'system', null, { event: 'game-ended', result });
+      const at = this.wallClock();
+      this.finishGame.run(at, resultJson, gameId);
+      this.insert(open.tableId, gameId, 'system', null, { event: 'game-ended', result }, at);
       this.openGames.delete(gameId);
     }, true);
   }
@@ -358,8 +364,10 @@ export class EventLog {
     return this.answerStatements;
   }
 
-  private insert(tableId: string, gameId: number | null, kind: string, hostUs: number | null, payload: unknown): number {
-    const result = this.insertRow.run(tableId, gameId, kind, this.wallClock(), hostUs, JSON.stringify(payload));
+  private insert(
+    tableId: string, gameId: number | null, kind: string, hostUs: number | null, payload: unknown, atMs = this.wallClock(),
+  ): number {
+    const result = this.insertRow.run(tableId, gameId, kind, atMs, hostUs, JSON.stringify(payload));
     return this.track(Number(result.lastInsertRowid));
   }
 

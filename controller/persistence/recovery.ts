@@ -69,8 +69,21 @@ function replay(record: GameRecord, steps: readonly StepRow[], snapshot: Snapsho
   return { ok: true, state };
 }
 
-/** Rebuilds one game's current (or final) state from the log. */
+/**
+ * Rebuilds one game's current (or final) state from the log. A snapshot is only a cache: when the game cannot
+ * be read with one (LOG_CORRUPT: a damaged page under the snapshot's state, which the open's quick check does
+ * not look into), it is replayed from its setup instead.
+ */
 export function rebuildGame(log: HasReader, gameId: number, options: RebuildOptions = {}): RebuildResult {
+  const rebuilt = rebuildFrom(log, gameId, options);
+  if (!rebuilt.ok && rebuilt.code === 'LOG_CORRUPT' && options.useSnapshots !== false) {
+    const replayed = rebuildFrom(log, gameId, { ...options, useSnapshots: false });
+    if (replayed.ok) return replayed;
+  }
+  return rebuilt;
+}
+
+function rebuildFrom(log: HasReader, gameId: number, options: RebuildOptions): RebuildResult {
   const reader = log.reader;
   let record: GameRecord | undefined;
   try {

@@ -98,21 +98,24 @@ function runCase(engine: AnyEngine, initial: unknown, c: Scenario['cases'][numbe
 export function runScenario(scenario: Scenario, engine: AnyEngine = getEngine(scenario.game)): ScenarioReport {
   const setup = engine.fromScenario(scenario.setup);
   if (!setup.ok) {
-    return { id: scenario.id, title: scenario.title, cases: [], errors: [`setup rejected: ${setup.code}: ${setup.message}`] };
+    return { id: scenario.id, title: scenario.title, cases: [], errors: [`SETUP_REJECTED: ${setup.code}: ${setup.message}`] };
   }
   const cases = scenario.cases.map((c) => runCase(engine, setup.state, c));
   return { id: scenario.id, title: scenario.title, cases, errors: [] };
 }
 
-/** Reads, validates and runs one scenario file. Never throws for a bad file: the report carries the errors. */
+/**
+ * Reads, validates and runs one scenario file. Never throws for a bad file: the report carries the errors, each
+ * starting with its code (`SCENARIO_UNREADABLE`, `SCENARIO_INVALID`, `SETUP_REJECTED`).
+ */
 export async function runScenarioFile(file: string): Promise<ScenarioReport> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    return { id: file, title: '', file, cases: [], errors: [`cannot read ${file}: ${(error as Error).message}`] };
+    return { id: file, title: '', file, cases: [], errors: [`SCENARIO_UNREADABLE: cannot read ${file}: ${(error as Error).message}`] };
   }
   const parsed = parseScenario(json);
-  if (!parsed.ok) return { id: file, title: '', file, cases: [], errors: parsed.errors.map((e) => `${file}: ${e}`) };
+  if (!parsed.ok) return { id: file, title: '', file, cases: [], errors: parsed.errors.map((e) => `SCENARIO_INVALID: ${file}: ${e}`) };
   return { ...runScenario(parsed.scenario), file };
 }

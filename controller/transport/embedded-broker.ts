@@ -18,6 +18,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { mayPublish, mayReceive, maySubscribe, type Role } from './acl.ts';
+import { ClientIdOwners } from './client-id-owners.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
 import { isBrokerUsername } from './mosquitto-acl.ts';
 import { MAX_PACKET_BYTES, guardPacketSize } from './packet-size-guard.ts';
@@ -49,7 +50,7 @@ export interface EmbeddedBrokerOptions {
 /** Counters of what the broker refused, for the health page and the tests. */
 export interface BrokerStats {
   readonly refusedConnections: number;
-  /** Of the refused connections, those whose client id is reserved to another account. */
+  /** Of the refused connections, those whose client id belongs to another login (client-id-owners.ts). */
   readonly reservedClientIds: number;
   /** Connections closed for a packet over the size limit. */
   readonly oversizePackets: number;
@@ -63,20 +64,6 @@ export interface BrokerStats {
 const IDENTIFIER_REJECTED = 2;
 const BAD_USERNAME_OR_PASSWORD = 4;
 const NOT_AUTHORIZED = 5;
-
-/**
- * The account a client id is reserved to: the longest configured username U such that the id is U or starts
- * with `U-` (the controller's and the dashboard's ids are `<username>-<random>`), or undefined. So no other
- * login can take over the controller's connections by their id (MQTT lets a new connection with an id in use
- * disconnect the old one).
- */
-export function reservedOwner(clientId: string, usernames: readonly string[]): string | undefined {
-  let owner: string | undefined;
-  for (const name of usernames) {
-    if ((clientId === name || clientId.startsWith(`${name}-`)) && name.length > (owner?.length ?? -1)) owner = name;
-  }
-  return owner;
-}
 
 function digest(value: string | Buffer): Buffer {
   return createHash('sha256').update(value).digest();
@@ -112,6 +99,7 @@ export class EmbeddedBroker {
     deniedPublishes: 0, deniedSubscriptions: 0, droppedDeliveries: 0,
   };
 
+  private owners: ClientIdOwners | undefined;
   private aedes: Aedes | undefined;
   private server: Server | undefined;
   private websocket: { readonly http: HttpServer; readonly wss: WebSocketServer } | undefined;
@@ -142,6 +130,14 @@ export class EmbeddedBroker {
         done(null, this.authorizeSubscribe(client, subscription.topic) ? subscription : null);
       },
       authorizeForward: (client, packet) => (this.authorizeForward(client, packet.topic) ? packet : null),
+    });
+    const owners = new ClientIdOwners(this.options.users.map((u) => u.username));
+    this.owners = owners;
+    aedes.on('client', (client) => {
+      owners.connected(client.id);
+    });
+    aedes.on('clientDisconnect', (client) => {
+      owners.disconnected(client.id);
     });
     aedes.on('clientError', (client, error) => {
       this.logger.debug('mqtt client error', { client: client.id, error: error.message });
@@ -292,11 +288,12 @@ export class EmbeddedBroker {
       done(authError('bad username or password', BAD_USERNAME_OR_PASSWORD), false);
       return;
     }
-    const owner = reservedOwner(client.id, this.options.users.map((u) => u.username));
-    if (owner !== undefined && owner !== match.username) {
+    // Every client id belongs to one login: a viewer cannot throw a referee (or the controller) off by its id.
+    const claim = this.owners?.claim(client.id, match.username) ?? { ok: true };
+    if (!claim.ok) {
       this.counters.reservedClientIds++;
-      this.refuse(client, username, `client id reserved to ${owner}`);
-      done(authError('this client id is reserved to another account', IDENTIFIER_REJECTED), false);
+      this.refuse(client, username, claim.why === 'reserved' ? `client id reserved to ${claim.owner}` : `client id in use by ${claim.owner}`);
+      done(authError('this client id belongs to another login', IDENTIFIER_REJECTED), false);
       return;
     }
     this.roles.set(client, { username: match.username, role: match.role });

@@ -3,11 +3,16 @@
  * driver): a barrel put down during ROLL is withheld on `health/<station>` and the referee's `roll` refuses
  * while a pad is not clear, as the seat button does; a station that was unplugged starts with a fresh pad (no
  * stale tag keeps the table in PADS_NOT_CLEAR); sensor events after a game has ended are still logged.
+ *
+ * Issue 18 item 7: no fixed sleep stands in for "the barrel was read". Each test waits until the controller has
+ * logged the barrel's tag and its settled weight (the event log, read-only next to the running controller),
+ * asserts them, and only then checks what the viewer saw or what the referee may do.
  */
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { simulatedGrams, simulatedUid } from '../../controller/app/simulated-items.ts';
 import { EventLog } from '../../controller/persistence/index.ts';
 import { getEngine } from '../../controller/rules/games.ts';
 import { BASE, Inbox, Referee, VIEWER, client, startRig, type Rig } from './support/rig.ts';
@@ -39,6 +44,50 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
   }
 }
 
+interface PadReading {
+  /** The settled weight logged after the tag, g. */
+  readonly grams: number;
+  /** How many pad-changing sensor events (tag arrived or left, weight settled) the station logged so far. */
+  readonly changes: number;
+}
+
+/** The pad-changing sensor events the controller logged for a station (read-only, beside the running controller). */
+function padEvents(directory: string, station: string): { kind: string; uid?: unknown; grams?: unknown }[] {
+  const opened = EventLog.open(path.join(directory, 'zaptable.db'), { readonly: true, check: 'none' });
+  if (!opened.ok) throw new Error(opened.message);
+  try {
+    return opened.log.reader.sensorsBetween('z1', -Infinity, Infinity)
+      .map((row) => (row.kind === 'sensor' ? row.event : undefined))
+      .filter((e) => e !== undefined && e.station === station && ['tag-arrived', 'tag-left', 'weight-settled'].includes(e.kind))
+      .map((e) => ({ kind: e?.kind ?? '', uid: e?.uid, grams: e?.grams }));
+  } finally {
+    opened.log.close();
+  }
+}
+
+/** Waits until the controller has logged the barrel's tag on the station and a settled weight after it. */
+async function barrelRead(directory: string, station: string, value: number): Promise<PadReading> {
+  const uid = simulatedUid({ kind: 'barrel', value });
+  let reading: PadReading | undefined;
+  await until(() => {
+    const events = padEvents(directory, station);
+    const tagAt = events.findIndex((e) => e.kind === 'tag-arrived' && e.uid === uid);
+    const weight = tagAt < 0 ? undefined : events.slice(tagAt).findLast((e) => e.kind === 'weight-settled');
+    if (typeof weight?.grams === 'number' && weight.grams > 0) reading = { grams: weight.grams, changes: events.length };
+    return reading !== undefined;
+  }, `barrel ${String(value)} read on ${station}`);
+  if (reading === undefined) throw new Error('unreachable');
+  return reading;
+}
+
+/** The pad readings a client received with a station's health, in order. */
+function padsSeen(inbox: Inbox, station: string): unknown[] {
+  return inbox.json(`${BASE}/z1/health/${station}`).flatMap((h) => {
+    const pad = (h as { pad?: unknown }).pad;
+    return pad === undefined ? [] : [pad];
+  });
+}
+
 describe('pads on a Zapp Zerapp table', () => {
   it('withhold a barrel put down during ROLL, and the referee\'s roll waits for clear pads', async () => {
     rig = await startRig({ broker: 'embedded', tables: [ZAPP] });
@@ -46,16 +95,26 @@ describe('pads on a Zapp Zerapp table', () => {
     const r = await Referee.connect(rig.brokerUrl);
     closers.push(async () => r.close());
     expect((await r.request('z1', 'simulate', { station: 'seat-1', op: 'place', item: { kind: 'barrel', value: 7 } })).status).toBe('ok');
-    // The weight settles and the tag is read: wait until the health shows a pad reading at all.
-    await viewer.waitFor(() => viewer.messages.find((m) => m.topic.endsWith('/health/seat-1') && m.text.includes('"pad"')), 'a pad reading');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The controller really read the barrel: its tag, then its weight (21.5 g + 7 stones of 4.2 g, ± the scale's noise).
+    const reading = await barrelRead(rig.directory, 'seat-1', 7);
+    expect(Math.abs(reading.grams - simulatedGrams({ kind: 'barrel', value: 7 }))).toBeLessThan(2);
+    // Every pad change goes out with the station's health: once the viewer has one per change, none may tell.
+    await viewer.waitFor(() => (padsSeen(viewer, 'seat-1').length >= reading.changes ? true : undefined), 'the health of each pad change');
+    expect(padsSeen(viewer, 'seat-1').length).toBeGreaterThanOrEqual(2);
+    for (const pad of padsSeen(viewer, 'seat-1')) expect(pad).toEqual({ grams: null, tag: null, hidden: true });
     const health = viewer.messages.filter((m) => m.topic.endsWith('/health/seat-1')).map((m) => m.text).join('\n');
     expect(health).not.toMatch(/barrel|stones|"grams":\s*[1-9]/);
     const roll = await r.request('z1', 'roll', { player: 'red' });
     expect(roll.error?.code).toBe('PADS_NOT_CLEAR');
     expect((await r.request('z1', 'simulate', { station: 'seat-1', op: 'lift' })).status).toBe('ok');
     await until(() => (rig?.app.tableState('z1')?.state as { phase?: string }).phase === 'ROLL', 'ROLL');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The pad is clear once the tag has left and the scale settled near zero.
+    const uid = simulatedUid({ kind: 'barrel', value: 7 });
+    await until(() => {
+      const events = padEvents(rig?.directory ?? '', 'seat-1');
+      const left = events.findIndex((e) => e.kind === 'tag-left' && e.uid === uid);
+      return left >= 0 && events.slice(left).some((e) => e.kind === 'weight-settled' && typeof e.grams === 'number' && e.grams < 2);
+    }, 'the barrel lifted off seat-1');
     expect((await r.request('z1', 'roll', { player: 'red' })).status).toBe('ok');
     // No barrel counted as red's secret choice: nobody has placed.
     const state = rig.app.tableState('z1')?.state as { barrels: Record<string, { at: string }> };
@@ -66,14 +125,22 @@ describe('pads on a Zapp Zerapp table', () => {
     rig = await startRig({ broker: 'embedded', tables: [ZAPP] });
     const r = await Referee.connect(rig.brokerUrl);
     closers.push(async () => r.close());
+    const viewer = await viewerOf(rig.brokerUrl);
     await r.request('z1', 'simulate', { station: 'seat-2', op: 'place', item: { kind: 'barrel', value: 3 } });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const reading = await barrelRead(rig.directory, 'seat-2', 3);
+    expect(Math.abs(reading.grams - simulatedGrams({ kind: 'barrel', value: 3 }))).toBeLessThan(2);
+    // The barrel counts: the roll waits for a clear pad.
+    expect((await r.request('z1', 'roll', { player: 'red' })).error?.code).toBe('PADS_NOT_CLEAR');
     // Unplugged with the barrel on it; the barrel is taken away while the station is gone; plugged in again.
+    const online = (want: boolean) => (): true | undefined => {
+      const last = viewer.json(`${BASE}/z1/health/seat-2`).at(-1) as { online?: boolean } | undefined;
+      return last?.online === want ? true : undefined;
+    };
     await r.request('z1', 'simulate', { station: 'seat-2', op: 'unplug' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await viewer.waitFor(online(false), 'seat-2 offline');
     await r.request('z1', 'simulate', { station: 'seat-2', op: 'lift' });
     await r.request('z1', 'simulate', { station: 'seat-2', op: 'plug' });
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await viewer.waitFor(online(true), 'seat-2 online again');
     expect((await r.request('z1', 'roll', { player: 'red' })).status).toBe('ok');
   });
 

@@ -79,7 +79,8 @@ export async function logCommand(argv: readonly string[], io: Output): Promise<n
     }
     const copied = Object.entries(result.copied).map(([t, n]) => `${t} ${n}`).join(', ');
     const lost = Object.values(result.unreadable).reduce((a, b) => a + b, 0);
-    io.out(`zaptable log repair: ${file} rebuilt (${copied} rows copied, ${lost} unreadable); the damaged file is ${result.damagedCopy}`);
+    const rebuilt = result.rebuiltGames > 0 ? `, ${String(result.rebuiltGames)} game rows rebuilt from the log` : '';
+    io.out(`zaptable log repair: ${file} rebuilt (${copied} rows copied, ${lost} unreadable${rebuilt}); the damaged file is ${result.damagedCopy}`);
     return 0;
   }
   throw new UsageError(sub === undefined ? 'log needs export, repair, archive or backup' : `unknown log command "${sub}"`);

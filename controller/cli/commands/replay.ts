@@ -38,12 +38,12 @@ export async function replayCommand(argv: readonly string[], io: Output): Promis
   try {
     json = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    io.err(`zaptable replay: cannot read ${file}: ${(error as Error).message}`);
+    io.err(`zaptable replay: ACTION_LOG_UNREADABLE: cannot read ${file}: ${(error as Error).message}`);
     return 1;
   }
   const parsed = parseActionLog(json);
   if (!parsed.ok) {
-    for (const e of parsed.errors) io.err(`zaptable replay: ${file}: ${e}`);
+    for (const e of parsed.errors) io.err(`zaptable replay: ACTION_LOG_INVALID: ${file}: ${e}`);
     return 1;
   }
   const result = replayLog(parsed.log);
