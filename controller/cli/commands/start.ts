@@ -87,7 +87,7 @@ export async function startCommand(argv: readonly string[], io: Output): Promise
   }
   io.out('');
   io.out('zaptable is running');
-  io.out(`  tables     ${started.tables.join(', ')} (${config.hardware.kind === 'simulated' ? 'simulated table with bots' : 'serial stations'})`);
+  io.out(`  tables     ${started.tables.join(', ')} (${hardwareWords(config)})`);
   io.out(`  MQTT       ${started.brokerUrl}  (base topic ${config.mqtt.baseTopic})`);
   io.out(`  try        ${viewerHint(started.brokerUrl, config)}`);
   io.out(`  event log  ${started.databaseFile}`);
@@ -109,4 +109,11 @@ export async function startCommand(argv: readonly string[], io: Output): Promise
   await app.stop();
   io.out('stopped.');
   return 0;
+}
+
+/** What the tables run on, in words: "simulated table with bots" only when a bot plays some seat. */
+export function hardwareWords(config: ZaptableConfig): string {
+  if (config.hardware.kind !== 'simulated') return 'serial stations';
+  const bots = config.hardware.simulated.bots && config.tables.some((t) => t.seats.some((s) => s.bot));
+  return bots ? 'simulated table with bots' : 'simulated table, no bots (play from the simulator panel)';
 }
