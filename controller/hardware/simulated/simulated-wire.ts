@@ -1,6 +1,6 @@
 /**
  * The USB-serial link between the controller and a simulated station, with the delays a real one has
- * (hardware/clock/simulated-link.ts describes them in detail): the bytes' time on the 115200-baud wire in
+ * (bench/sim/simulated-link.ts describes them in detail): the bytes' time on the 115200-baud wire in
  * both directions, the USB frame a host write waits for, and the USB-serial chip's flush timer on the way
  * back. The waits are drawn from a seeded generator, so runs repeat exactly and the clock sync sees the
  * spread of delays its bound is built from. Bytes arrive in the order they were sent.
