@@ -161,6 +161,17 @@ export interface PlacedItem {
   readonly slap?: boolean;
 }
 
+/**
+ * How one happening reaches the firmware, where a script wants it to differ from the station's defaults (a
+ * benchmark's world drawing the physics per happening).
+ */
+export interface HappeningPhysics {
+  /** The tag's power-up before it answers a poll, µs. Default: the station's `tagPowerUpUs`. */
+  readonly powerUpUs?: number;
+  /** From the edge (slap, button) to the `micros()` stamp in the interrupt, µs. Default 0. */
+  readonly stampDelayUs?: number;
+}
+
 interface PendingScaleCommand {
   readonly verb: 'tare' | 'calibrate' | 'raw';
   readonly id: number;
@@ -318,9 +329,9 @@ export class SimulatedStation {
   }
 
   /** Taps a card on the pad for `dwellMs` (no mass stays): it hits the pad (`SLAP` unless `slap` is false). */
-  tapCard(uid: string, dwellMs: number, slap = true): void {
-    if (slap) this.slapEdge();
-    this.enterField(uid);
+  tapCard(uid: string, dwellMs: number, slap = true, physics: HappeningPhysics = {}): void {
+    if (slap) this.slapEdge(physics.stampDelayUs ?? 0);
+    this.enterField(uid, physics.powerUpUs);
     this.world.after(dwellMs, () => {
       this.leaveField(uid);
     });
@@ -336,11 +347,12 @@ export class SimulatedStation {
    * reaches that value (it must lie ahead, less than 2^31 µs), and `BTN+` carries exactly that stamp;
    * without it the press is now. `BTN+`/`BTN-` are sent after the 5 ms debounce, stamped with the edges.
    */
-  pressButton(holdMs: number, atDeviceUs?: number): void {
+  pressButton(holdMs: number, atDeviceUs?: number, physics: HappeningPhysics = {}): void {
     if (this.config.kind !== 'seat') throw new Error(`simulated station ${this.config.id}: a ${this.config.kind} station has no button`);
     const delayMs = atDeviceUs === undefined ? 0 : this.msUntilMicros(atDeviceUs);
+    const stampDelayUs = physics.stampDelayUs ?? 0;
     this.world.after(delayMs, () => {
-      this.buttonEdge(true, atDeviceUs ?? this.micros());
+      this.buttonEdge(true, atDeviceUs ?? this.microsAt(this.deps.clock.nowUs() + stampDelayUs));
     });
     this.world.after(delayMs + holdMs, () => {
       this.buttonEdge(false, this.micros());
@@ -474,12 +486,12 @@ export class SimulatedStation {
     });
   }
 
-  private enterField(uid: string): void {
+  private enterField(uid: string, powerUpUs?: number): void {
     // A tag already in the field stays powered: it keeps its entry time.
     if (this.field.has(uid)) return;
     const now = this.deps.clock.nowUs();
     this.field.set(uid, now);
-    if (this.power === 'running') this.reader?.entered(uid, now);
+    if (this.power === 'running') this.reader?.entered(uid, now, powerUpUs);
   }
 
   private leaveField(uid: string): void {
@@ -487,13 +499,23 @@ export class SimulatedStation {
     if (this.power === 'running') this.reader?.left(uid, this.deps.clock.nowUs());
   }
 
-  /** The slap sensor's edge, stamped in its interrupt (sent at once: the firmware's next loop pass). */
-  private slapEdge(): void {
+  /**
+   * The slap sensor's edge, stamped in its interrupt `stampDelayUs` later (sent then: the firmware's next loop
+   * pass).
+   */
+  private slapEdge(stampDelayUs = 0): void {
     if (!this.config.slapSensor || this.config.protocol < 2 || this.power !== 'running') return;
     const now = this.deps.clock.nowUs();
     const ringing = now - this.lastSlapUs < this.config.slapDeadMs * 1000;
     this.lastSlapUs = now;
-    if (!ringing) this.event({ t: this.micros(), event: 'SLAP' });
+    if (ringing) return;
+    if (stampDelayUs <= 0) {
+      this.event({ t: this.micros(), event: 'SLAP' });
+      return;
+    }
+    this.firmware.after(stampDelayUs / 1000, () => {
+      this.event({ t: this.micros(), event: 'SLAP' });
+    });
   }
 
   private sampleScale(): void {

@@ -17,6 +17,12 @@ export interface WireTiming {
   readonly usbFrameUs: number;
   /** The USB-serial chip hands received bytes to the host up to this long after they arrive, µs. Default 1000. */
   readonly flushUs: number;
+  /**
+   * A USB-serial chip's own model of the way to the host instead of `flushUs`: the delay (µs) from a write's
+   * last byte reaching the chip to the host reading it, given a uniform draw in [0, 1) per call (a
+   * benchmark's FT232 latency timer or CH340). Bytes still arrive in the order they were sent.
+   */
+  readonly toHostDelayUs?: (random: () => number) => number;
 }
 
 export const DEFAULT_WIRE_TIMING: WireTiming = { baud: 115_200, usbFrameUs: 1000, flushUs: 1000 };
@@ -70,8 +76,10 @@ export class SimulatedWire {
       this.dropLines--;
       return;
     }
-    const { flushUs } = this.deps.timing;
-    const at = Math.max(this.lastToHostUs, this.deps.clock.nowUs() + this.wireUs(data.length) + this.random.uniform(0, flushUs));
+    const { flushUs, toHostDelayUs } = this.deps.timing;
+    const delayUs = toHostDelayUs === undefined
+      ? this.random.uniform(0, flushUs) : toHostDelayUs(() => this.random.uniform(0, 1));
+    const at = Math.max(this.lastToHostUs, this.deps.clock.nowUs() + this.wireUs(data.length) + delayUs);
     this.lastToHostUs = at;
     const sizes = chunkSizes === undefined || chunkSizes.length === 0 ? [data.length] : chunkSizes;
     for (let start = 0, i = 0; start < data.length; i++) {
