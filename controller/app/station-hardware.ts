@@ -8,7 +8,7 @@ import type { TableConfig, ZaptableConfig } from '../config/index.ts';
 import { BuzzerHub } from '../hardware/buzzer-hub/index.ts';
 import type { Clock, TableHardware } from '../hardware/interface.ts';
 import {
-  createSimulatedHardware, type SimulatedHardwareOptions, type SimulatedTable,
+  createSimulatedHardware, type SimulatedHardwareOptions, type SimulatedStationConfig, type SimulatedTable,
 } from '../hardware/simulated/index.ts';
 import { SerialStations, type HardwareLogger, type SerialStationsOptions } from '../hardware/serial/index.ts';
 import type { Scheduler } from '../hardware/serial/timers.ts';
@@ -21,6 +21,8 @@ export interface StationHardwareOptions {
   readonly time?: Clock & Scheduler;
   /** The simulated stations' options over the configuration's (their USB link, firmware timing, seed). */
   readonly simulated?: Omit<SimulatedHardwareOptions, 'stations' | 'time' | 'driver'>;
+  /** One simulated station's firmware settings over the defaults (a benchmark's poll step per pad). */
+  readonly simulatedStation?: (id: string) => Partial<Omit<SimulatedStationConfig, 'id' | 'kind'>>;
   /** Driver options over the configuration's. */
   readonly driver?: Partial<SerialStationsOptions>;
 }
@@ -63,7 +65,7 @@ function seatStationsOf(
       ...t.seats.map((s) => ({ id: s.station, kind: 'seat' as const, slapSensor: slaps === 'all' })),
       ...(t.pileStation === undefined ? [] : [{ id: t.pileStation, kind: 'pile' as const, slapSensor: slaps !== 'none' }]),
       ...(t.mode === 'buzzer' && t.buzzer.hostStation !== undefined ? [{ id: t.buzzer.hostStation, kind: 'seat' as const }] : []),
-    ]).filter((s) => !hubIds.has(s.id));
+    ]).filter((s) => !hubIds.has(s.id)).map((s) => ({ ...options.simulatedStation?.(s.id), ...s }));
     // The simulated stations run through the real serial driver, with the same sensor intervals.
     const sim = createSimulatedHardware({
       stationDefaults: { bootloaderMs: 300 }, ...options.simulated, stations, driver,

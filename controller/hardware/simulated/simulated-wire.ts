@@ -19,10 +19,11 @@ export interface WireTiming {
   readonly flushUs: number;
   /**
    * A USB-serial chip's own model of the way to the host instead of `flushUs`: the delay (µs) from a write's
-   * last byte reaching the chip to the host reading it, given a uniform draw in [0, 1) per call (a
-   * benchmark's FT232 latency timer or CH340). Bytes still arrive in the order they were sent.
+   * last byte reaching the chip at controller time `lastByteUs` to the host reading it, given uniform draws in
+   * [0, 1) (a benchmark's FT232 latency timer, CH340, or a host event loop shared by every port). Bytes still
+   * arrive in the order they were sent.
    */
-  readonly toHostDelayUs?: (random: () => number) => number;
+  readonly toHostDelayUs?: (lastByteUs: number, random: () => number) => number;
 }
 
 export const DEFAULT_WIRE_TIMING: WireTiming = { baud: 115_200, usbFrameUs: 1000, flushUs: 1000 };
@@ -77,9 +78,10 @@ export class SimulatedWire {
       return;
     }
     const { flushUs, toHostDelayUs } = this.deps.timing;
+    const lastByteUs = this.deps.clock.nowUs() + this.wireUs(data.length);
     const delayUs = toHostDelayUs === undefined
-      ? this.random.uniform(0, flushUs) : toHostDelayUs(() => this.random.uniform(0, 1));
-    const at = Math.max(this.lastToHostUs, this.deps.clock.nowUs() + this.wireUs(data.length) + delayUs);
+      ? this.random.uniform(0, flushUs) : toHostDelayUs(lastByteUs, () => this.random.uniform(0, 1));
+    const at = Math.max(this.lastToHostUs, lastByteUs + delayUs);
     this.lastToHostUs = at;
     const sizes = chunkSizes === undefined || chunkSizes.length === 0 ? [data.length] : chunkSizes;
     for (let start = 0, i = 0; start < data.length; i++) {
