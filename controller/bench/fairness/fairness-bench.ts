@@ -6,7 +6,6 @@
  * goals (goals.ts). A lost happening, an unanswered race and an empty row are failures, never left out of a
  * denominator. Deterministic for a seed and options.
  */
-import { DEFAULT_SENSOR_TIMING } from '../../hardware/serial/event-interval.ts';
 import type { HardwareFaults } from './faults.ts';
 import { fairnessGoals, type Goal } from './goals.ts';
 import { findRaceSeeds, runRace, type RaceResult } from './races.ts';
@@ -41,10 +40,10 @@ export interface RowFigures {
   unanswered: number;
   /** Happenings whose event never reached the table. */
   lost: number;
-  /** Happenings drawn within the controller's allowances: true time inside / outside the interval. */
+  /** Happenings drawn within the world's stated range: true time inside / outside the interval. */
   inside: number;
   outside: number;
-  /** Happenings drawn beyond an allowance (the world's tail): inside / outside. */
+  /** Happenings drawn in the world's tail (beyond the default allowances): inside / outside. */
   beyondInside: number;
   beyondOutside: number;
   /** The worst distance of a true time outside its interval, µs. */
@@ -72,13 +71,13 @@ export interface FairnessFigures {
   readonly goals: readonly Goal[];
 }
 
-/** The controller's allowances the world's draws are compared with. */
-function allowances(faults: FairnessFaults): { readonly powerUpUs: number; readonly isrUs: number } {
-  const powerUpUs = faults.powerUpAllowanceUs ?? DEFAULT_SENSOR_TIMING.tagPowerUpUs;
-  return { powerUpUs, isrUs: DEFAULT_SENSOR_TIMING.isrLatencyUs };
-}
-
-function tally(row: RowFigures, race: PlannedRace, result: RaceResult, allow: ReturnType<typeof allowances>): void {
+/**
+ * Counts one race. A happening is "in the tail" when the world drew its power-up or stamp delay beyond the
+ * stated range (by default: beyond the controller's default allowances); its interval is judged apart, so the
+ * figures show what a too-narrow allowance does. A fault that narrows the controller's allowance does not
+ * move the line: the world's range is the physics, the allowance is the claim under test.
+ */
+function tally(row: RowFigures, race: PlannedRace, result: RaceResult, physics: Physics): void {
   row.pairs++;
   row[result.verdict === 'unanswered' ? 'unanswered' : result.verdict]++;
   result.sides.forEach((side, i) => {
@@ -87,7 +86,8 @@ function tally(row: RowFigures, race: PlannedRace, result: RaceResult, allow: Re
       return;
     }
     const draw = race.physics[i];
-    const beyond = draw !== undefined && (draw.stampDelayUs > allow.isrUs || (race.sensor !== 'button' && draw.powerUpUs > allow.powerUpUs));
+    const beyond = draw !== undefined
+      && (draw.stampDelayUs > physics.stampDelay.maxUs || (race.sensor !== 'button' && draw.powerUpUs > physics.powerUp.maxUs));
     const inside = side.missUs <= 0;
     if (beyond) row[inside ? 'beyondInside' : 'beyondOutside']++;
     else row[inside ? 'inside' : 'outside']++;
@@ -103,7 +103,6 @@ export async function runFairnessBench(
   const separationsUs = options.separationsUs ?? FAIRNESS_SEPARATIONS_US;
   const physics = options.physics ?? DEFAULT_PHYSICS;
   const faults = options.faults ?? {};
-  const allow = allowances(faults);
   const seeds = findRaceSeeds(16);
   const links: LinkFigures[] = [];
   let simulatedSeconds = 0;
@@ -127,7 +126,7 @@ export async function runFairnessBench(
     try {
       for (const race of plannedRaces({ pairs: options.pairs, seed: options.seed, physics, cells, separationsUs })) {
         const result = await runRace(rig, race, seeds, () => uid++);
-        tally(rows[race.cell * separationsUs.length + race.separation] as RowFigures, race, result, allow);
+        tally(rows[race.cell * separationsUs.length + race.separation] as RowFigures, race, result, physics);
         if (++done % 200 === 0) onProgress(`${link}: ${done} of ${total} races`);
       }
     } finally {

@@ -41,7 +41,7 @@ export function fairnessGoals(link: FairnessLinkName, rows: readonly RowFigures[
       detail: wrong === 0 ? `${sum(rows, (r) => r.pairs)} races` : `${wrong} wrong: ${worstCell.slice(0, 4).join('; ')}`,
     },
     {
-      name: 'every true time inside its interval (happenings within the allowances)',
+      name: 'every true time inside its interval (happenings within the world\'s stated range)',
       pass: within > 0 && outside === 0,
       detail: `${within - outside} of ${within} inside (${within === 0 ? 'none' : pct((within - outside) / within)})`,
     },

@@ -104,11 +104,11 @@ export function formatFairnessReport(f: FairnessFigures): string[] {
     const label = `${row.cell.path.padEnd(8)} ${row.cell.sensor.padEnd(6)} ${String(row.cell.resting).padStart(7)}  ${(row.separationUs / 1000).toFixed(1).padStart(4)} ms`;
     lines.push([label, ...cells].join(' | '));
   });
-  lines.push('', 'true landing time inside the interval the table took: within the allowances / drawn beyond them (worst miss)');
+  lines.push('', 'true landing time inside the interval the table took: drawn within the stated range / in the tail beyond it');
   for (const l of f.links) {
     const s = (k: 'inside' | 'outside' | 'beyondInside' | 'beyondOutside' | 'lost'): number => l.rows.reduce((n, r) => n + r[k], 0);
     const worst = Math.max(0, ...l.rows.map((r) => r.worstOutsideUs));
-    lines.push(`  ${l.link.padEnd(12)} ${s('inside')} of ${s('inside') + s('outside')} within; beyond: ${s('beyondInside')} of `
+    lines.push(`  ${l.link.padEnd(12)} ${s('inside')} of ${s('inside') + s('outside')} within; tail: ${s('beyondInside')} of `
       + `${s('beyondInside') + s('beyondOutside')} inside; lost ${s('lost')}; worst miss ${worst.toFixed(0)} µs; driver warnings ${l.driverWarnings}`);
   }
   lines.push('', 'goals');
