@@ -10,7 +10,7 @@
  * - `pessimistic`: the timing benchmark's pessimistic link: exp(2 ms) per line and 0.5 % stalls up to 40 ms,
  *   independent per line and station.
  * - `ft232-16ms` / `ft232-1ms`: an FTDI FT232R (Nano clones) holds received bytes until its 62-byte buffer fills
- *   or its **latency timer** expires: 16 ms by default on Linux, 1 ms with the udev rule of hardware/udev/. A
+ *   or its **latency timer** expires: 16 ms by default on Linux, 1 ms with the udev rule in hardware/pi/99-zaptable.rules. A
  *   short line waits for the timer: uniform in [0, timer). Then the USB frame and the shared event loop.
  * - `ch340`: a WCH CH340 (the cheapest Nano clones). Not measured here: modelled as a hand-over within 0–3 ms
  *   (its receive timeout at 115200 baud plus the bulk poll) and 1 % of reads that miss a poll and wait up to

@@ -18,7 +18,7 @@ Zip-Zap and buzzer runtimes. Races two happenings a known time apart - Zip-Zap c
 and tag-only, two cards on one pad, buzzer buttons; 0, 4 and 13 cards resting on the pads - and compares
 what the table decided (right, tie, wrong, unanswered) with the true landing times, and checks every
 true time against the interval the table took. Link models: realistic, pessimistic, ft232-16ms (FT232R,
-default latency timer), ft232-1ms (latency timer set by hardware/udev/), ch340. Same seed, same figures.
+default latency timer), ft232-1ms (latency timer set to 1 ms by hardware/pi/99-zaptable.rules), ch340. Same seed, same figures.
 
   --pairs N            races per row: cell x separation (default 60; 39 rows per link model)
   --seed S             simulation seed (default 1)
