@@ -149,7 +149,8 @@ export class TableRig {
       simulated: {
         seed: `bench-fairness:${options.link}:${options.seed}`,
         wire: { toHostDelayUs: toHostDelayOf(options.link, loop) },
-        stationDefaults: { bootloaderMs: 300 },
+        // Hours of pings: keep no history of what the stations received (memory stays flat).
+        stationDefaults: { bootloaderMs: 300, receivedLimit: 64 }, recordWrites: false,
       },
       simulatedStation: (id) => {
         const zip = ZIP_TABLES.find((t) => t.stations.includes(id));

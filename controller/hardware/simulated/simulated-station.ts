@@ -105,6 +105,8 @@ export interface SimulatedStationConfig {
   readonly settleMs: number;
   /** Seed of the noise. */
   readonly seed: string | number;
+  /** How many received commands `received()` keeps (the oldest go first): a long run's memory. Default: all. */
+  readonly receivedLimit: number;
 }
 
 export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'> = {
@@ -128,6 +130,7 @@ export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'>
   noiseGrams: 0,
   settleMs: 300,
   seed: 1,
+  receivedLimit: Number.POSITIVE_INFINITY,
 };
 
 /** What the station needs from its surroundings. */
@@ -283,6 +286,11 @@ export class SimulatedStation {
   /** The boot counter of the current (or last) start. */
   get boot(): number {
     return this.bootCount;
+  }
+
+  private remember(received: ReceivedCommand): void {
+    this.log.push(received);
+    if (this.log.length > this.config.receivedLimit) this.log.splice(0, this.log.length - this.config.receivedLimit);
   }
 
   /** The station's `micros()` now (0 while it is not running). */
@@ -586,13 +594,13 @@ export class SimulatedStation {
     const atUs = this.deps.clock.nowUs();
     const command = parseCommandLine(line);
     if ('error' in command) {
-      this.log.push({ atUs, line, command: undefined, code: command.code });
+      this.remember({ atUs, line, command: undefined, code: command.code });
       this.send({ type: 'err', id: command.id, code: command.code });
       return;
     }
     const seatOnly = command.verb !== 'ping' && command.verb !== 'info' && command.verb !== 'id-set';
     const refused = seatOnly && this.config.kind !== 'seat';
-    this.log.push({ atUs, line, command, code: refused ? 9 : undefined });
+    this.remember({ atUs, line, command, code: refused ? 9 : undefined });
     if (refused) {
       this.send({ type: 'err', id: command.id, code: 9 }); // NOT_SUPPORTED
       return;

@@ -55,6 +55,8 @@ export interface SimulatedTableOptions {
   readonly pathPrefix?: string;
   /** USB vendor id the ports report (for discovery). Default `2341` (Arduino). */
   readonly vendorId?: string;
+  /** Whether each port records every byte the host wrote (`port().mockPort.recording`). Default true; a long run's memory. */
+  readonly recordWrites?: boolean;
 }
 
 /** A press of the ZAP button. */
@@ -231,7 +233,7 @@ export class SimulatedTable {
     if (!this.created.has(entry.path)) {
       this.created.add(entry.path);
       createMockPort(entry.path, {
-        echo: false, record: true, vendorId: this.vendorId, productId: '0043', manufacturer: 'zaptable simulated station',
+        echo: false, record: this.options.recordWrites !== false, vendorId: this.vendorId, productId: '0043', manufacturer: 'zaptable simulated station',
       });
     }
     entry.plugged = true;
