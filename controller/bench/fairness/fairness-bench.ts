@@ -37,6 +37,8 @@ export interface RowFigures {
   right: number;
   tie: number;
   wrong: number;
+  /** Of the wrong orders: races where a true time lay outside its interval (else the intervals were right and the decision was not). */
+  wrongOutside: number;
   unanswered: number;
   /** Happenings whose event never reached the table. */
   lost: number;
@@ -80,6 +82,7 @@ export interface FairnessFigures {
 function tally(row: RowFigures, race: PlannedRace, result: RaceResult, physics: Physics): void {
   row.pairs++;
   row[result.verdict === 'unanswered' ? 'unanswered' : result.verdict]++;
+  if (result.verdict === 'wrong' && result.sides.some((side) => side.arrived && side.missUs > 0)) row.wrongOutside++;
   result.sides.forEach((side, i) => {
     if (!side.arrived) {
       row.lost++;
@@ -117,7 +120,7 @@ export async function runFairnessBench(
     });
     const startUs = rig.time.nowUs();
     const rows: RowFigures[] = cells.flatMap((cell) => separationsUs.map((separationUs): RowFigures => ({
-      cell, separationUs, pairs: 0, right: 0, tie: 0, wrong: 0, unanswered: 0, lost: 0,
+      cell, separationUs, pairs: 0, right: 0, tie: 0, wrong: 0, wrongOutside: 0, unanswered: 0, lost: 0,
       inside: 0, outside: 0, beyondInside: 0, beyondOutside: 0, worstOutsideUs: 0,
     })));
     let uid = 0;

@@ -21,7 +21,8 @@ export const SLAP_DECIDED_GOAL = 0.999;
 export function fairnessGoals(link: FairnessLinkName, rows: readonly RowFigures[], pairsPerRow: number): Goal[] {
   const short = rows.filter((r) => r.pairs < pairsPerRow);
   const wrong = sum(rows, (r) => r.wrong);
-  const worstCell = rows.filter((r) => r.wrong > 0).map((r) => `${r.cell.path}/${r.cell.sensor}/${r.cell.resting} @${r.separationUs / 1000} ms: ${r.wrong}`);
+  const worstCell = rows.filter((r) => r.wrong > 0)
+    .map((r) => `${r.cell.path}/${r.cell.sensor}/${r.cell.resting} @${r.separationUs / 1000} ms: ${r.wrong} (${r.wrongOutside} with a true time outside)`);
   const unanswered = sum(rows, (r) => r.unanswered);
   const lost = sum(rows, (r) => r.lost);
   const within = sum(rows, (r) => r.inside + r.outside);
