@@ -20,16 +20,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connectAsync } from 'mqtt';
-import { buzzerPublisherOf } from '../app/buzzer-publisher.ts';
-import { runtimePublisherOf } from '../app/publisher-adapter.ts';
-import { SIMULATED_WEIGHTS, simulatedRegistry } from '../app/simulated-items.ts';
 import { stationHardwareOf } from '../app/station-hardware.ts';
-import { assembleTables } from '../app/table-set.ts';
 import { validateConfig, type ZaptableConfig } from '../config/index.ts';
-import { systemClock } from '../hardware/interface.ts';
 import { silentLogger } from '../hardware/serial/logger.ts';
 import { EventLog } from '../persistence/index.ts';
-import { realScheduler } from '../runtime/ports.ts';
+import { simulatedTablesOverMqtt } from './simulated-tables.ts';
 import { ControllerTransport, EmbeddedBroker } from '../transport/index.ts';
 
 export interface BuzzerLatencyFigures {
@@ -95,13 +90,7 @@ export async function runBuzzerLatency(
       url, username: controller.username, password: controller.password, baseTopic: 'zaptable', tables: ['bench'], tokens: [],
     });
     cleanups.push(async () => transport.stop());
-    const io = { transport, nowMs: () => Date.now(), onError: () => undefined, epoch: Date.now() };
-    const tables = assembleTables({
-      tables: config.tables, hardware: sim.hardware, log, clock: systemClock, scheduler: realScheduler,
-      parts: { registry: simulatedRegistry(), weights: SIMULATED_WEIGHTS },
-      publisher: runtimePublisherOf(io), buzzerPublisher: buzzerPublisherOf(io),
-      publishHealth: () => undefined, say: () => undefined,
-    });
+    const tables = simulatedTablesOverMqtt(config, sim.hardware, log, transport);
     cleanups.push(() => {
       tables.stopRuntimes();
     });

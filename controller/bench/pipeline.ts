@@ -21,20 +21,18 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { buzzerPublisherOf } from '../app/buzzer-publisher.ts';
-import { runtimePublisherOf } from '../app/publisher-adapter.ts';
-import { SIMULATED_WEIGHTS, simulatedRegistry, simulatedUid } from '../app/simulated-items.ts';
+import { simulatedUid } from '../app/simulated-items.ts';
 import { stationHardwareOf } from '../app/station-hardware.ts';
 import { stationsOf } from '../app/table-assembly.ts';
 import type { TableHost } from '../app/table-host.ts';
-import { assembleTables, type TableSet } from '../app/table-set.ts';
 import { validateConfig, type TableConfig, type ZaptableConfig } from '../config/index.ts';
-import { systemClock, type SensorEvent, type TableHardware } from '../hardware/interface.ts';
+import type { SensorEvent, TableHardware } from '../hardware/interface.ts';
 import type { HardwareLogger } from '../hardware/serial/index.ts';
 import type { SimulatedTable } from '../hardware/simulated/index.ts';
 import { EventLog } from '../persistence/index.ts';
 import { formatDeviceLine, type EventMessage } from '../protocol/index.ts';
-import { realScheduler } from '../runtime/ports.ts';
+import { simulatedTablesOverMqtt } from './simulated-tables.ts';
+import type { TableSet } from '../app/table-set.ts';
 import { ControllerTransport, EmbeddedBroker, type BrokerUser } from '../transport/index.ts';
 import { startMosquitto, type BenchBroker } from './mosquitto.ts';
 
@@ -173,16 +171,8 @@ export class BenchPipeline {
         baseTopic: BASE_TOPIC, tables: [table.id], tokens: [],
       });
       cleanups.push(async () => transport.stop());
-      const io = { transport, nowMs: () => Date.now(), onError: () => undefined, epoch: Date.now() };
-
       // 5. The table, assembled as `zaptable start` assembles it.
-      const tables = assembleTables({
-        tables: config.tables, hardware: sim.hardware, log, clock: systemClock, scheduler: realScheduler,
-        parts: { registry: simulatedRegistry(), weights: SIMULATED_WEIGHTS },
-        publisher: runtimePublisherOf(io), buzzerPublisher: buzzerPublisherOf(io),
-        publishHealth: (tableId, health) => void transport.table(tableId).publishHealth(health).catch(() => undefined),
-        say: () => undefined,
-      });
+      const tables = simulatedTablesOverMqtt(config, sim.hardware, log, transport);
       cleanups.push(() => {
         tables.stopRuntimes();
       });
