@@ -22,8 +22,15 @@ export const LAYERS = {
   transport: ['rules', 'runtime', 'config', 'buzzer'],
   cli: ['*'],
   app: ['*'],
+  // Benchmarks and their simulated worlds (bench/sim/: drifting clocks, USB links): above everything. No
+  // production module imports them, '*' included; only the `zaptable bench …` commands load them.
   bench: ['*'],
 };
+
+/** The layer nothing in production may import: benchmarks and their simulated worlds. */
+const BENCH_LAYER = 'bench';
+/** The only production files that may load a benchmark: the `zaptable bench …` commands (loaded on demand). */
+const BENCH_COMMANDS = /^cli[\\/]commands[\\/]bench[^\\/]*\.ts$/;
 
 /** Layers that may import no package at all (only their own files). */
 const NO_PACKAGES = new Set(['kernel', 'rules', 'buzzer']);
@@ -48,6 +55,7 @@ export const layersPlugin = {
           unknownLayer: 'Folder controller/{{layer}}/ is not a declared layer: add it to tools/eslint-layers.js and controller/README.md.',
           forbidden: 'Layer "{{from}}" may not import layer "{{to}}" (allowed: {{allowed}}). See controller/README.md.',
           noPackages: 'Layer "{{from}}" is pure and may not import the package "{{spec}}".',
+          bench: 'Production code may not import benchmark or simulation code (controller/bench/); only the `zaptable bench` commands (cli/commands/bench*.ts) load it.',
         },
       },
       create(context) {
@@ -67,6 +75,10 @@ export const layersPlugin = {
           }
           const to = layerOf(path.resolve(path.dirname(file), spec));
           if (to === 'kernel') return; // the kernel is below every layer
+          if (to === BENCH_LAYER && from !== BENCH_LAYER) {
+            if (!BENCH_COMMANDS.test(path.relative(controllerRoot, file))) context.report({ node, messageId: 'bench' });
+            return;
+          }
           if (to === undefined || to === from || allowed.includes('*') || allowed.includes(to)) return;
           context.report({ node, messageId: 'forbidden', data: { from, to, allowed: allowed.join(', ') || 'none' } });
         }

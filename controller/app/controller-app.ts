@@ -1,36 +1,32 @@
 /**
- * The composition root: wires the layers together and reads top to bottom as the boot sequence
- * (event log → broker → hardware → transport → tables → bots → dashboard). The constructor only assigns.
+ * `zaptable start`: wires the layers together and reads top to bottom as the boot sequence (event log → broker →
+ * hardware → transport → tables → bots → dashboard). The tables are assembled by `assembleTables()`
+ * (table-set.ts) and the hardware by `stationHardwareOf()` (station-hardware.ts), the same two functions the
+ * benchmarks and test harnesses build the controller with. The constructor only assigns.
  */
 import type { TableConfig, ZaptableConfig } from '../config/index.ts';
-import type { SensorEvent, StationHealth, TableHardware } from '../hardware/interface.ts';
+import type { TableHardware } from '../hardware/interface.ts';
 import type { GameId } from '../rules/engine.ts';
 import { systemClock } from '../hardware/interface.ts';
-import { createSimulatedHardware, type SimulatedTable } from '../hardware/simulated/index.ts';
-import { BuzzerHub } from '../hardware/buzzer-hub/index.ts';
-import { SerialStations, type HardwareLogger, type LogFields } from '../hardware/serial/index.ts';
-import { EventLog, recoverTables } from '../persistence/index.ts';
+import type { SimulatedTable } from '../hardware/simulated/index.ts';
+import { EventLog } from '../persistence/index.ts';
 import { loadCalibration } from '../runtime/calibration/calibration-file.ts';
 import { loadRegistry } from '../runtime/registry/registry-file.ts';
 import { realScheduler } from '../runtime/ports.ts';
 import {
   ControllerTransport, EmbeddedBroker, rateLimited, type BridgeTableEntry, type BrokerUser, type TransportLogger,
 } from '../transport/index.ts';
-import { BuzzerRuntime } from '../runtime/buzzer/buzzer-runtime.ts';
-import { BotDriver } from './bots/bot-driver.ts';
-import { BuzzerBots } from './bots/buzzer-bots.ts';
-import { buzzerSetupOf, buzzerStationsOf } from './buzzer-assembly.ts';
 import { registerBuzzerHandlers } from './buzzer-handlers.ts';
-import { buzzerLogOf, loggedSessions } from './buzzer-log.ts';
 import { buzzerPublisherOf } from './buzzer-publisher.ts';
-import { CombinedHardware } from './combined-hardware.ts';
-import { runtimeLogOf } from './log-adapter.ts';
 import { runtimePublisherOf } from './publisher-adapter.ts';
 import { registerRequestHandlers } from './request-handlers.ts';
 import { SIMULATED_WEIGHTS, simulatedRegistry } from './simulated-items.ts';
-import { stationsOf, type TableParts } from './table-assembly.ts';
-import { PadReadings } from './pad-readings.ts';
-import { TableHost } from './table-host.ts';
+import { startBots } from './simulated-bots.ts';
+import { stationHardwareOf } from './station-hardware.ts';
+import type { BuzzerHub } from '../hardware/buzzer-hub/index.ts';
+import type { TableParts } from './table-assembly.ts';
+import { assembleTables, type TableSet } from './table-set.ts';
+import { terminalLogger } from './terminal-logger.ts';
 import { transactionStoreOf } from './transaction-store.ts';
 
 export interface DashboardHandle {
@@ -68,17 +64,12 @@ export class ControllerApp {
   private broker: EmbeddedBroker | undefined;
   private hardware: TableHardware | undefined;
   private simulated: SimulatedTable | undefined;
-  private transport: ControllerTransport | undefined;
-  private readonly hosts = new Map<string, TableHost>();
-  /** Tables in buzzer mode (no rules engine: their own runtime, docs/buzzer.md). */
-  private readonly buzzers = new Map<string, { readonly config: TableConfig; readonly runtime: BuzzerRuntime }>();
-  /** Station id → the table that owns it, built once the tables exist (their stations are fixed by the config). */
-  private readonly tableOfStation = new Map<string, string>();
+  /** The buzzer hub, when configured (its host-delay figures go on bridge/health). */
   private hub: BuzzerHub | undefined;
+  private transport: ControllerTransport | undefined;
+  private tables: TableSet | undefined;
   private readonly bots: { stop(): void }[] = [];
   private dashboard: DashboardHandle | undefined;
-  private pads: PadReadings | undefined;
-  private readonly lastHealth = new Map<string, StationHealth>();
   private rateLimitedLogger: TransportLogger | undefined;
   private healthTimer: NodeJS.Timeout | undefined;
   /** This start (ms since 1970), on every state and event: seq starts again after a restart, the epoch does not repeat. */
@@ -112,8 +103,14 @@ export class ControllerApp {
     const brokerUrl = await this.startBroker(config);
 
     // 3. The hardware: the simulated table (the real serial driver reading simulated stations) or serial stations.
-    const hardware = this.startHardware(config, tables);
+    const { hardware, simulated, hub } = stationHardwareOf(config, { logger: terminalLogger(say) });
     this.hardware = hardware;
+    this.simulated = simulated;
+    this.hub = hub;
+    hub?.onHostDelayWarning((w) => {
+      terminalLogger(say).warn(`buzzer hub: ${w.edges} edge(s) could have waited up to ${w.worstMs} ms in this host, above `
+        + `hardware.buzzerHub.hostDelayMs = ${w.allowanceMs} ms: their stated intervals may not hold the press (docs/buzzer-hub.md)`);
+    });
 
     // 4. MQTT: one channel per table; requests need the dashboard's token.
     const transport = new ControllerTransport({
@@ -128,42 +125,33 @@ export class ControllerApp {
     const onError = (e: unknown): void => {
       say(`mqtt: ${String(e)}`);
     };
-    const publisher = runtimePublisherOf({ transport, nowMs: () => Date.now(), onError, epoch: this.epoch });
+    const io = { transport, nowMs: () => Date.now(), onError, epoch: this.epoch };
+    const publisher = runtimePublisherOf(io);
+    const buzzerPublisher = buzzerPublisherOf(io);
 
-    // 5. The tables, each continuing its unfinished game from the log.
-    const parts = simulatedKind ? { registry: simulatedRegistry(), weights: SIMULATED_WEIGHTS } : this.loadParts(config);
-    const deps = {
-      log: runtimeLogOf(log), publisher, clock: systemClock, scheduler: realScheduler,
-      lamps: { setLamp: (station: string, pattern: Parameters<TableHardware['setLamp']>[1]) => void hardware.setLamp(station, pattern) },
-    };
-    this.pads = new PadReadings(parts.registry);
-    for (const table of tables) if (table.mode !== 'buzzer') this.hosts.set(table.id, new TableHost(table, parts, deps));
-    const buzzerPublisher = this.buildBuzzers(config, tables, { transport, onError, log });
-    const simulated = this.simulated ? { simulated: this.simulated } : {};
-    const buzzerStations = new Map([...this.buzzers].map(([id, b]) => [id, buzzerStationsOf(b.config)]));
-    for (const [id, stations] of buzzerStations) for (const station of stations) this.tableOfStation.set(station, id);
-    for (const [id, host] of this.hosts) for (const station of stationsOf(host.config)) this.tableOfStation.set(station, id);
-    registerRequestHandlers({
-      transport, hosts: this.hosts, lastSeq: (t) => publisher.lastSeq(t), buzzerStations,
-      botsPlay: config.hardware.simulated.bots, ...simulated,
+    // 5. The tables (game and buzzer), assembled as every benchmark and test harness assembles them.
+    const set = assembleTables({
+      tables, hardware, log, clock: systemClock, scheduler: realScheduler, publisher, buzzerPublisher, say,
+      parts: simulatedKind ? { registry: simulatedRegistry(), weights: SIMULATED_WEIGHTS } : this.loadParts(config),
+      publishHealth: (tableId, health) => void transport.table(tableId).publishHealth(health).catch(() => undefined),
+      ...(hub !== undefined && config.hardware.buzzerHub?.piezo !== undefined
+        ? { sound: { beep: (hz: number, ms: number) => void hub.beep(hz, ms) } } : {}),
     });
-    const buzzerRuntimes = new Map([...this.buzzers].map(([id, b]) => [id, b.runtime]));
+    this.tables = set;
+    registerRequestHandlers({
+      transport, hosts: set.hosts, lastSeq: (t) => publisher.lastSeq(t), buzzerStations: set.buzzerStations(),
+      botsPlay: config.hardware.simulated.bots, ...(simulated ? { simulated } : {}),
+    });
+    const buzzerRuntimes = new Map([...set.buzzers].map(([id, b]) => [id, b.runtime]));
     registerBuzzerHandlers({ transport, buzzers: buzzerRuntimes, lastSeq: (t) => buzzerPublisher.lastSeq(t) });
     await transport.start();
     this.startBridgeHealth(transport);
-    this.recover(log);
 
-    // 6. Sensor events and station health flow to the tables that own the stations.
-    hardware.onEvent((event) => {
-      this.routeEvent(event);
-    });
-    hardware.onHealth((health) => {
-      this.publishHealth(health);
-    });
-    await hardware.start();
+    // 6. Every table continues its game from the log; sensor events and health flow to the tables.
+    await set.start();
 
     // 7. Bots on simulated seats.
-    if (simulatedKind && this.simulated) this.startBots(config, this.simulated);
+    if (simulated) this.bots.push(...startBots(config, simulated, set));
 
     // 8. The dashboard.
     if (config.dashboard.enabled && this.options.dashboard) {
@@ -173,32 +161,6 @@ export class ControllerApp {
       brokerUrl, databaseFile, tables: tables.map((t) => t.id),
       ...(this.dashboard ? { dashboardUrl: this.dashboard.url, dashboardLanUrls: this.dashboard.lanUrls ?? [] } : {}),
     };
-  }
-
-  /** The buzzer tables' runtimes; returns their publisher (for the request answers' `seq`). */
-  private buildBuzzers(
-    config: ZaptableConfig, tables: readonly TableConfig[],
-    io: { readonly transport: ControllerTransport; readonly onError: (e: unknown) => void; readonly log: EventLog },
-  ): ReturnType<typeof buzzerPublisherOf> {
-    const publisher = buzzerPublisherOf({
-      transport: io.transport, nowMs: () => Date.now(), onError: io.onError, epoch: this.epoch,
-    });
-    const hardware = this.hardware;
-    const hub = this.hub;
-    const sound = hub !== undefined && config.hardware.buzzerHub?.piezo !== undefined
-      ? { sound: { beep: (hz: number, ms: number) => void hub.beep(hz, ms) } } : {};
-    for (const table of tables) {
-      if (table.mode !== 'buzzer') continue;
-      const runtime = new BuzzerRuntime({
-        tableId: table.id, setup: buzzerSetupOf(table), sound: table.buzzer.sound,
-        ...(table.buzzer.hostStation === undefined ? {} : { hostStation: table.buzzer.hostStation }),
-      }, {
-        log: buzzerLogOf(io.log), publisher, clock: systemClock, scheduler: realScheduler, ...sound,
-        lamps: { setLamp: (station, pattern) => void hardware?.setLamp(station, pattern) },
-      });
-      this.buzzers.set(table.id, { config: table, runtime });
-    }
-    return publisher;
   }
 
   private async startBroker(config: ZaptableConfig): Promise<string> {
@@ -229,7 +191,7 @@ export class ControllerApp {
    * publishes, subscriptions and requests are what an attacker can produce at will.
    */
   private transportLogger(): TransportLogger {
-    this.rateLimitedLogger ??= rateLimited(this.hardwareLogger());
+    this.rateLimitedLogger ??= rateLimited(terminalLogger(this.options.say));
     return this.rateLimitedLogger;
   }
 
@@ -255,75 +217,6 @@ export class ControllerApp {
     this.healthTimer.unref();
   }
 
-  /** The hardware layer's log lines as one compact line each on the terminal. */
-  private hardwareLogger(): HardwareLogger {
-    const line = (level: string, message: string, fields?: LogFields): void => {
-      const detail = Object.entries(fields ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${String(v)}`).join(' ');
-      this.options.say(`${level}${message}${detail ? ` (${detail})` : ''}`);
-    };
-    return {
-      debug: () => undefined,
-      info: (m, f) => {
-        line('', m, f);
-      },
-      warn: (m, f) => {
-        line('warning: ', m, f);
-      },
-    };
-  }
-
-  private startHardware(config: ZaptableConfig, tables: readonly TableConfig[]): TableHardware {
-    const hubConfig = config.hardware.buzzerHub;
-    const stations = this.startStations(config, tables);
-    if (hubConfig === undefined) return stations;
-    // Buzzer hub buttons come from the hub; everything else from the seat stations (serial or simulated).
-    const hub = new BuzzerHub({
-      io: hubConfig.port, buttons: hubConfig.buttons, debounceMs: hubConfig.debounceMs,
-      latency: { eventLoopUs: hubConfig.hostDelayMs * 1000 },
-      ...(hubConfig.piezo === undefined ? {} : { piezoPin: hubConfig.piezo }),
-    });
-    this.hub = hub;
-    hub.onHostDelayWarning((w) => {
-      this.hardwareLogger().warn(`buzzer hub: ${w.edges} edge(s) could have waited up to ${w.worstMs} ms in this host, above `
-        + `hardware.buzzerHub.hostDelayMs = ${w.allowanceMs} ms: their stated intervals may not hold the press (docs/buzzer-hub.md)`);
-    });
-    const hubIds = hubConfig.buttons.map((b) => b.id);
-    return new CombinedHardware([stations, hub], (part) => (part === hub ? hubIds : stations.health().map((h) => h.station)));
-  }
-
-  private startStations(config: ZaptableConfig, tables: readonly TableConfig[]): TableHardware {
-    const hubIds = new Set((config.hardware.buzzerHub?.buttons ?? []).map((b) => b.id));
-    if (config.hardware.kind === 'simulated') {
-      const slaps = config.hardware.simulated.slapSensors;
-      const stations = tables.flatMap((t) => [
-        ...t.seats.map((s) => ({ id: s.station, kind: 'seat' as const, slapSensor: slaps === 'all' })),
-        ...(t.pileStation === undefined ? [] : [{ id: t.pileStation, kind: 'pile' as const, slapSensor: slaps !== 'none' }]),
-        ...(t.mode === 'buzzer' && t.buzzer.hostStation !== undefined ? [{ id: t.buzzer.hostStation, kind: 'seat' as const }] : []),
-      ]).filter((s) => !hubIds.has(s.id));
-      // The simulated stations run through the real serial driver, with the same sensor intervals.
-      const sim = createSimulatedHardware({
-        stations, stationDefaults: { bootloaderMs: 300 },
-        driver: {
-          logger: this.hardwareLogger(),
-          sensorTiming: config.hardware.serial.intervals,
-          slapMatching: config.hardware.serial.slapMatching,
-        },
-      });
-      this.simulated = sim.table;
-      return sim.hardware;
-    }
-    const serial = config.hardware.serial;
-    return new SerialStations({
-      ...(serial.ports === 'auto' ? { discovery: { vendorIds: serial.vendorIds } } : { ports: serial.ports }),
-      baudRate: serial.baudRate,
-      timing: { bannerTimeoutMs: serial.bannerTimeoutMs, commandTimeoutMs: serial.commandTimeoutMs },
-      ping: { intervalMs: serial.pingIntervalMs },
-      sensorTiming: serial.intervals,
-      slapMatching: serial.slapMatching,
-      logger: this.hardwareLogger(),
-    });
-  }
-
   private loadParts(config: ZaptableConfig): TableParts {
     const registry = loadRegistry(config.storage.registry);
     if (!registry.ok) throw new Error(`tag registry: ${registry.code}: ${registry.errors.join('; ')}`);
@@ -335,125 +228,11 @@ export class ControllerApp {
   }
 
   /**
-   * Every table continues its unfinished game when it can. One table's log state never stops the others or the
-   * start: a game that cannot be rebuilt (REPLAY_REJECTED, BAD_SETUP, LOG_CORRUPT) or no longer fits the table
-   * (another game, seats gone) is ended in the log as abandoned, with the reason, and the table starts anew;
-   * the abandoned game stays in the log (`zaptable history`, `zaptable replay --db`).
-   */
-  private recover(log: EventLog): void {
-    const recovered = new Map<string, ReturnType<typeof recoverTables>[number]>();
-    for (const r of recoverTables(log)) recovered.set(r.tableId, r);
-    for (const [id, host] of this.hosts) {
-      const r = recovered.get(id);
-      const record = r?.ok ? log.reader.game(r.gameId) : undefined;
-      const why = r === undefined ? undefined
-        : !r.ok ? `${r.code}: ${r.message}`
-            : record === undefined ? 'its record is missing' : host.misfit(record);
-      if (r?.ok && record && why === undefined) {
-        this.options.say(`table ${id}: continuing game ${r.gameId} after ${r.actionCount} actions`);
-        host.start({ gameId: String(r.gameId), game: record.game, config: record.config, seed: record.seed, state: r.state });
-        continue;
-      }
-      if (r !== undefined && why !== undefined) {
-        this.options.say(`table ${id}: game ${r.gameId} cannot continue (${why}); it is kept in the log as abandoned and a new game starts`);
-        try {
-          log.endGame(r.gameId, { over: false, winners: [], scores: {}, rounds: 0, abandoned: true, reason: why } as Parameters<EventLog['endGame']>[1]);
-          log.commit();
-        } catch (error) {
-          this.options.say(`table ${id}: stays idle: ${(error as Error).message} (see zaptable log repair)`);
-          continue;
-        }
-      }
-      host.start();
-    }
-    for (const [id, { runtime }] of this.buzzers) {
-      // A session continues when the set-up is unchanged (same contestants, teams and options); else a new one starts.
-      const last = loggedSessions(log, id).at(-1);
-      if (last !== undefined && JSON.stringify(last.setup) === JSON.stringify(runtime.options.setup)) {
-        this.options.say(`table ${id}: continuing buzzer session after ${last.actions.length} actions`);
-        runtime.start(last.actions);
-      } else {
-        runtime.start();
-      }
-    }
-  }
-
-  private routeEvent(event: SensorEvent): void {
-    const tableId = this.tableOfStation.get(event.station);
-    const buzzer = tableId === undefined ? undefined : this.buzzers.get(tableId);
-    if (buzzer) {
-      buzzer.runtime.handleSensor(event);
-      return;
-    }
-    const padChanged = this.pads?.update(event) ?? false;
-    const host = tableId === undefined ? undefined : this.hosts.get(tableId);
-    if (host) {
-      host.runtime.handleSensor(event);
-      const health = this.lastHealth.get(event.station);
-      if (padChanged && health) this.publishHealth(health);
-      return;
-    }
-    // A station no table uses: still logged, so nothing the sensors saw is lost.
-    const first = [...this.hosts.keys(), ...this.buzzers.keys()][0];
-    if (first !== undefined && this.log) this.log.appendSensor(first, null, event);
-  }
-
-  private publishHealth(health: StationHealth): void {
-    const wasOnline = this.lastHealth.get(health.station)?.online === true;
-    this.lastHealth.set(health.station, health);
-    if (wasOnline && !health.online) this.forgetPad(health.station);
-    const tableId = this.tableOfStation.get(health.station);
-    if (tableId === undefined) return;
-    const host = this.hosts.get(tableId);
-    if (!host) {
-      this.transport?.table(tableId).publishHealth(health).catch(() => undefined);
-      return;
-    }
-    const isSeat = host.config.seats.some((s) => s.station === health.station);
-    const pad = this.pads?.reading(health.station, host.runtime.options.game, host.runtime.engineState(), isSeat);
-    this.transport?.table(tableId).publishHealth(pad ? { ...health, pad } : health).catch(() => undefined);
-  }
-
-  /** A station went offline: its pad is unknown until it reports again (item: a stale tag kept a table stuck). */
-  private forgetPad(station: string): void {
-    this.pads?.forget(station);
-    const tableId = this.tableOfStation.get(station);
-    if (tableId !== undefined) this.hosts.get(tableId)?.runtime.resetStation(station);
-  }
-
-  private startBots(config: ZaptableConfig, table: SimulatedTable): void {
-    for (const { config: t, runtime } of this.buzzers.values()) {
-      const seats = t.seats.filter((s) => s.bot && config.hardware.simulated.bots && table.names().includes(s.station));
-      if (seats.length === 0) continue;
-      const bots = new BuzzerBots({
-        table, runtime, stations: seats.map((s) => s.station), speed: config.hardware.simulated.speed, seed: t.id,
-      });
-      bots.start();
-      this.bots.push(bots);
-    }
-    for (const host of this.hosts.values()) {
-      const seats = host.config.seats
-        .filter((s) => s.bot && config.hardware.simulated.bots)
-        .map((s) => ({ player: s.id, station: s.station }));
-      if (seats.length === 0) continue;
-      const driver = new BotDriver({
-        table, seats, runtime: () => host.runtime, allStations: host.config.seats.map((s) => s.station),
-        ...(host.config.pileStation === undefined ? {} : { pileStation: host.config.pileStation }),
-        speed: config.hardware.simulated.speed, seed: host.config.id,
-        newGame: () => host.runtime.newGame({}),
-      });
-      driver.start();
-      this.bots.push(driver);
-    }
-  }
-
-  /**
    * A game table's running game, read-only: the game, the event log's game id and the engine state (the
    * omniscient truth, for tests and tools in this process; never published). Undefined for other tables.
    */
   tableState(tableId: string): { readonly game: GameId; readonly gameId: string; readonly state: unknown } | undefined {
-    const runtime = this.hosts.get(tableId)?.runtime;
-    return runtime && { game: runtime.options.game, gameId: runtime.currentGameId, state: runtime.engineState() };
+    return this.tables?.tableState(tableId);
   }
 
   /**
@@ -471,18 +250,17 @@ export class ControllerApp {
     for (const bot of this.bots.splice(0)) bot.stop();
     await this.dashboard?.close();
     this.dashboard = undefined;
-    for (const host of this.hosts.values()) host.runtime.stop();
-    for (const { runtime } of this.buzzers.values()) runtime.stop();
+    this.tables?.stopRuntimes();
     await this.hardware?.stop();
     this.simulated?.stop();
     // Once more after the hardware: a sensor line delivered while it stopped may have armed a game timer (a
     // Zip-Zap announcement, a Killer window's deadline) that would otherwise fire into the closed log.
-    for (const host of this.hosts.values()) host.runtime.stop();
+    this.tables?.stopRuntimes();
     await this.transport?.stop();
     await this.broker?.close();
     this.log?.close();
     this.hardware = undefined;
-    this.hub = undefined;
+    this.tables = undefined;
     this.simulated = undefined;
     this.transport = undefined;
     this.broker = undefined;

@@ -4,7 +4,7 @@
  * arrival order, and the share of true press times inside the stated interval; under both link models of the
  * timing benchmark (realistic: one event loop and USB host for every port; pessimistic: independent delays).
  *
- * - Seat-station buzzers: the timing benchmark's world (hardware/clock/timing-bench.ts) and its
+ * - Seat-station buzzers: the timing benchmark's world (bench/timing/timing-bench.ts) and its
  *   button-vs-button pairs across stations, ranked by `rankPresses` instead of `arbitrate()` directly.
  * - Hub buzzers (hub-buzzer-world.ts): presses through StandardFirmata's scan, TX buffer, wire and bridge,
  *   then the **same host** as the seats, stamped by the hub's production code; two buttons of one hub, and
@@ -13,8 +13,8 @@
  */
 import { rankPresses, type AcceptedPress, type PressTime } from '../buzzer/index.ts';
 import type { EventTime } from '../hardware/interface.ts';
-import { LINK_MODELS, type LinkModel, type LinkName } from '../hardware/clock/simulated-link.ts';
-import { BENCH_SEPARATIONS_US, runTimingBench, type ControllerEvent } from '../hardware/clock/timing-bench.ts';
+import { LINK_MODELS, type LinkModel, type LinkName } from './sim/simulated-link.ts';
+import { BENCH_SEPARATIONS_US, runTimingBench, type ControllerEvent } from './timing/timing-bench.ts';
 import type { LatencyModel } from '../hardware/buzzer-hub/host-timestamp.ts';
 import { simulateHubPairs, type HubLayout, type HubPress, type HubWorldModel } from './hub-buzzer-world.ts';
 

@@ -1,7 +1,8 @@
 /**
  * The latency half of `zaptable bench buzzer`: a press at the device → the winner shown to a connected MQTT
- * viewer. Assembled in-process as the composition root does for a buzzer table: SQLite event log in a
- * temporary folder → embedded broker → the real serial driver reading two simulated seat stations (the
+ * viewer. Assembled in-process by the composition root's own functions (`stationHardwareOf()`,
+ * `assembleTables()`, as `zaptable start` does) for a buzzer table: SQLite event log in a temporary folder →
+ * embedded broker → the real serial driver reading two simulated seat stations (the
  * simulated USB-serial link's default delays: 1 ms USB frames, the chip's 1 ms flush, 115200 baud) → the
  * buzzer runtime with the app's log and publisher adapters → an MQTT subscriber with a `viewer` login on
  * `<base>/<table>/state` (the dashboard's server is such a subscriber; its WebSocket hop to a browser is not
@@ -19,15 +20,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connectAsync } from 'mqtt';
-import { buzzerLogOf } from '../app/buzzer-log.ts';
-import { buzzerPublisherOf } from '../app/buzzer-publisher.ts';
-import { BUZZER_DEFAULTS } from '../buzzer/index.ts';
-import { systemClock } from '../hardware/interface.ts';
+import { stationHardwareOf } from '../app/station-hardware.ts';
+import { validateConfig, type ZaptableConfig } from '../config/index.ts';
 import { silentLogger } from '../hardware/serial/logger.ts';
-import { createSimulatedHardware } from '../hardware/simulated/index.ts';
 import { EventLog } from '../persistence/index.ts';
-import { BuzzerRuntime } from '../runtime/buzzer/buzzer-runtime.ts';
-import { realScheduler } from '../runtime/ports.ts';
+import { simulatedTablesOverMqtt } from './simulated-tables.ts';
 import { ControllerTransport, EmbeddedBroker } from '../transport/index.ts';
 
 export interface BuzzerLatencyFigures {
@@ -45,6 +42,19 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+}
+
+/** One buzzer table `bench`: Ana on seat-1, Ben on seat-2, on the simulated table. */
+function benchConfig(arbitrationWindowMs: number): ZaptableConfig {
+  const validated = validateConfig({
+    tables: [{
+      id: 'bench', mode: 'buzzer', timing: { arbitrationWindowMs }, buzzer: { sound: false },
+      seats: [{ id: 'ana', name: 'Ana', station: 'seat-1', bot: false }, { id: 'ben', name: 'Ben', station: 'seat-2', bot: false }],
+    }],
+    hardware: { kind: 'simulated', simulated: { bots: false, pileStation: false, slapSensors: 'none' } },
+  });
+  if (!validated.ok) throw new Error(`bench buzzer: ${validated.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  return validated.config;
 }
 
 export async function runBuzzerLatency(
@@ -67,9 +77,11 @@ export async function runBuzzerLatency(
     const broker = new EmbeddedBroker({ baseTopic: 'zaptable', users: [controller, viewer], port: 0, host: '127.0.0.1' });
     const url = `mqtt://127.0.0.1:${await broker.start()}`;
     cleanups.push(async () => broker.close());
-    const sim = createSimulatedHardware({
-      stations: [{ id: 'seat-1' }, { id: 'seat-2' }], stationDefaults: { bootloaderMs: 0 }, driver: { logger: silentLogger },
-    });
+    const config = benchConfig(arbitrationWindowMs);
+    const built = stationHardwareOf(config, { logger: silentLogger, simulated: { stationDefaults: { bootloaderMs: 0 } } });
+    const simulated = built.simulated;
+    if (simulated === undefined) throw new Error('bench buzzer: the hardware is not simulated');
+    const sim = { hardware: built.hardware, table: simulated };
     cleanups.push(async () => {
       await sim.hardware.stop();
       sim.table.stop();
@@ -78,29 +90,14 @@ export async function runBuzzerLatency(
       url, username: controller.username, password: controller.password, baseTopic: 'zaptable', tables: ['bench'], tokens: [],
     });
     cleanups.push(async () => transport.stop());
-    const publisher = buzzerPublisherOf({ transport, nowMs: () => Date.now(), onError: () => undefined, epoch: Date.now() });
-    const runtime = new BuzzerRuntime({
-      tableId: 'bench', sound: false,
-      setup: {
-        ...BUZZER_DEFAULTS, arbitrationWindowMs, teams: [],
-        contestants: [
-          { id: 'ana', name: 'Ana', colour: null, station: 'seat-1', team: null },
-          { id: 'ben', name: 'Ben', colour: null, station: 'seat-2', team: null },
-        ],
-      },
-    }, {
-      log: buzzerLogOf(log), publisher, clock: systemClock, scheduler: realScheduler,
-      lamps: { setLamp: (station, pattern) => void sim.hardware.setLamp(station, pattern) },
-    });
+    const tables = simulatedTablesOverMqtt(config, sim.hardware, log, transport);
     cleanups.push(() => {
-      runtime.stop();
+      tables.stopRuntimes();
     });
-    sim.hardware.onEvent((e) => {
-      runtime.handleSensor(e);
-    });
+    const runtime = tables.buzzers.get('bench')?.runtime;
+    if (runtime === undefined) throw new Error('bench buzzer: no buzzer table');
     await transport.start();
-    runtime.start();
-    await sim.hardware.start();
+    await tables.start();
 
     const subscriber = await connectAsync(url, {
       protocolVersion: 4, username: viewer.username, password: viewer.password, clientId: `bench-buzzer-${process.pid}`, reconnectPeriod: 0,

@@ -2,7 +2,7 @@
  * The johnny-five buzzer hub's physical side for the fairness benchmark: a press on a button of a
  * StandardFirmata board becomes 3-byte digital reports (one per level change a scan sees, bounce included)
  * that queue in the board's TX buffer, cross the 57600-baud wire and wait for the USB-serial bridge's flush.
- * From there the host side is the seat stations' own (hardware/clock/simulated-host.ts, either link model),
+ * From there the host side is the seat stations' own (bench/sim/simulated-host.ts, either link model),
  * and the hub stamps exactly as `BuzzerHub` does: `ReportWindow` counts the reports that may be queued ahead,
  * `hostEventTime(arrival, latencyBounds(…))` states the interval (hardware/buzzer-hub/host-timestamp.ts).
  * So the stated interval is checked against a world it did not write: if the host is slower than the
@@ -13,8 +13,8 @@ import {
 } from '../hardware/buzzer-hub/host-timestamp.ts';
 import type { EventTime } from '../hardware/interface.ts';
 import { SeededRandom } from '../hardware/clock/seeded-random.ts';
-import { deliverToHost } from '../hardware/clock/simulated-host.ts';
-import type { LinkModel } from '../hardware/clock/simulated-link.ts';
+import { deliverToHost } from './sim/simulated-host.ts';
+import type { LinkModel } from './sim/simulated-link.ts';
 
 /**
  * The board and the button as they are: the world the hub's stated latency model (`LatencyModel`) is judged

@@ -1,9 +1,9 @@
 /**
- * The controller's real pipeline, assembled in-process for the latency benchmark the way the composition root
- * (app/controller-app.ts) assembles it: SQLite event log → broker (embedded aedes, or a spawned Mosquitto) →
- * the real `SerialStations` driver reading simulated stations over serialport's mock binding →
- * `ControllerTransport` → a `TableHost`/`TableRuntime` with the app's log and publisher adapters; plus an MQTT
- * subscriber on `<base>/<table>/state` with its own `viewer` login.
+ * The controller's real pipeline, assembled in-process for the latency benchmark by the composition root's own
+ * functions (`stationHardwareOf()`, `assembleTables()`, as `zaptable start` does): SQLite event log → broker
+ * (embedded aedes, or a spawned Mosquitto) → the real `SerialStations` driver reading simulated stations over
+ * serialport's mock binding → `ControllerTransport` → the table with the app's log and publisher adapters;
+ * plus an MQTT subscriber on `<base>/<table>/state` with its own `viewer` login.
  *
  * Differences from a production start, all on the test-harness side of the serial port:
  * - The bench writes the station lines itself, straight into each station's port (`emitData`), so it knows the
@@ -21,18 +21,18 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectAsync, type MqttClient } from 'mqtt';
-import { TableHost } from '../app/table-host.ts';
-import { runtimeLogOf } from '../app/log-adapter.ts';
-import { runtimePublisherOf } from '../app/publisher-adapter.ts';
-import { SIMULATED_WEIGHTS, simulatedRegistry, simulatedUid } from '../app/simulated-items.ts';
+import { simulatedUid } from '../app/simulated-items.ts';
+import { stationHardwareOf } from '../app/station-hardware.ts';
 import { stationsOf } from '../app/table-assembly.ts';
-import { validateConfig, type TableConfig } from '../config/index.ts';
-import { systemClock, type SensorEvent, type StationHealth } from '../hardware/interface.ts';
+import type { TableHost } from '../app/table-host.ts';
+import { validateConfig, type TableConfig, type ZaptableConfig } from '../config/index.ts';
+import type { SensorEvent, TableHardware } from '../hardware/interface.ts';
 import type { HardwareLogger } from '../hardware/serial/index.ts';
-import { createSimulatedHardware, type SimulatedHardware } from '../hardware/simulated/index.ts';
+import type { SimulatedTable } from '../hardware/simulated/index.ts';
 import { EventLog } from '../persistence/index.ts';
 import { formatDeviceLine, type EventMessage } from '../protocol/index.ts';
-import { realScheduler } from '../runtime/ports.ts';
+import { simulatedTablesOverMqtt } from './simulated-tables.ts';
+import type { TableSet } from '../app/table-set.ts';
 import { ControllerTransport, EmbeddedBroker, type BrokerUser } from '../transport/index.ts';
 import { startMosquitto, type BenchBroker } from './mosquitto.ts';
 
@@ -64,21 +64,19 @@ export interface DriverNotes {
   lastWarning: string | undefined;
 }
 
-function benchTable(arbitrationWindowMs: number): TableConfig {
+function benchConfig(arbitrationWindowMs: number): ZaptableConfig {
   const validated = validateConfig({
     tables: [{
       id: TABLE_ID, mode: 'zip-zap', seed: 1,
-      seats: SEATS.map((station, i) => ({ id: `p${i + 1}`, station })),
+      seats: SEATS.map((station, i) => ({ id: `p${i + 1}`, station, bot: false })),
       // HUMAN stuck detection: no timer of the runtime's own changes the state behind the bench's back.
       rules: { stuckDetection: 'HUMAN' },
       timing: { arbitrationWindowMs },
     }],
-    hardware: { kind: 'simulated' },
+    hardware: { kind: 'simulated', simulated: { bots: false, slapSensors: 'none' } },
   });
   if (!validated.ok) throw new Error(`bench table: ${validated.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
-  const table = validated.config.tables[0];
-  if (table === undefined) throw new Error('bench table: no table');
-  return table;
+  return validated.config;
 }
 
 function password(): string {
@@ -104,8 +102,9 @@ export class BenchPipeline {
     private readonly dir: string,
     readonly log: EventLog,
     private readonly broker: { readonly url: string; dispose(): Promise<void> },
-    private readonly sim: SimulatedHardware,
+    private readonly sim: { readonly hardware: TableHardware; readonly table: SimulatedTable },
     private readonly transport: ControllerTransport,
+    private readonly tables: TableSet,
     readonly host: TableHost,
     private readonly subscriber: MqttClient,
   ) {}
@@ -152,14 +151,15 @@ export class BenchPipeline {
           notes.lastWarning = message;
         },
       };
-      const table = benchTable(options.arbitrationWindowMs);
-      const pile = table.pileStation === undefined ? [] : [{ id: table.pileStation, kind: 'pile' as const }];
-      const sim = createSimulatedHardware({
-        stations: [...SEATS.map((id) => ({ id, kind: 'seat' as const })), ...pile],
-        stationDefaults: { bootloaderMs: 0, calibrated: false },
-        wire: { baud: 1e12, usbFrameUs: 0, flushUs: 0 },
-        driver: { logger },
+      const config = benchConfig(options.arbitrationWindowMs);
+      const table = config.tables[0];
+      if (table === undefined) throw new Error('bench table: no table');
+      const built = stationHardwareOf(config, {
+        logger,
+        simulated: { stationDefaults: { bootloaderMs: 0, calibrated: false }, wire: { baud: 1e12, usbFrameUs: 0, flushUs: 0 } },
       });
+      if (built.simulated === undefined) throw new Error('bench: the hardware is not simulated');
+      const sim = { hardware: built.hardware, table: built.simulated };
       cleanups.push(async () => {
         await sim.hardware.stop();
         sim.table.stop();
@@ -171,19 +171,14 @@ export class BenchPipeline {
         baseTopic: BASE_TOPIC, tables: [table.id], tokens: [],
       });
       cleanups.push(async () => transport.stop());
-      const publisher = runtimePublisherOf({ transport, nowMs: () => Date.now(), onError: () => undefined, epoch: Date.now() });
-
-      // 5. The table.
-      const hardware = sim.hardware;
-      const host = new TableHost(table, { registry: simulatedRegistry(), weights: SIMULATED_WEIGHTS }, {
-        log: runtimeLogOf(log), publisher, clock: systemClock, scheduler: realScheduler,
-        lamps: { setLamp: (station, pattern) => void hardware.setLamp(station, pattern) },
-      });
+      // 5. The table, assembled as `zaptable start` assembles it.
+      const tables = simulatedTablesOverMqtt(config, sim.hardware, log, transport);
       cleanups.push(() => {
-        host.runtime.stop();
+        tables.stopRuntimes();
       });
+      const host = tables.hosts.get(table.id);
+      if (host === undefined) throw new Error('bench: no table host');
       await transport.start();
-      host.start();
 
       // 6. The subscriber, logged in as a viewer.
       const subscriber = await connectAsync(broker.url, {
@@ -194,8 +189,8 @@ export class BenchPipeline {
       // Like the controller's own connections (and any latency-minded client): no Nagle delay on the acks.
       (subscriber.stream as Partial<Pick<Socket, 'setNoDelay'>>).setNoDelay?.(true);
 
-      const pipeline = new BenchPipeline(options.broker, notes, dir, log, broker, sim, transport, host, subscriber);
-      await pipeline.wire(table, hardware);
+      const pipeline = new BenchPipeline(options.broker, notes, dir, log, broker, sim, transport, tables, host, subscriber);
+      await pipeline.wire(table);
       return pipeline;
     } catch (error) {
       await cleanup();
@@ -255,7 +250,7 @@ export class BenchPipeline {
     const steps: (() => Promise<void> | void)[] = [
       async () => this.subscriber.endAsync(true),
       () => {
-        this.host.runtime.stop();
+        this.tables.stopRuntimes();
       },
       async () => this.sim.hardware.stop(),
       () => {
@@ -281,15 +276,11 @@ export class BenchPipeline {
     if (first !== undefined) throw first instanceof Error ? first : new Error('bench: stopping the pipeline failed');
   }
 
-  private async wire(table: TableConfig, hardware: SimulatedHardware['hardware']): Promise<void> {
+  private async wire(table: TableConfig): Promise<void> {
     const stations = new Set(stationsOf(table));
-    this.gameId = Number(this.host.runtime.currentGameId);
-    hardware.onEvent((event: SensorEvent) => {
-      if (stations.has(event.station)) this.host.runtime.handleSensor(event);
+    const hardware = this.sim.hardware;
+    hardware.onEvent((_event: SensorEvent) => {
       this.delivered++;
-    });
-    hardware.onHealth((health: StationHealth) => {
-      this.transport.table(table.id).publishHealth(health).catch(() => undefined);
     });
     this.subscriber.on('message', (_topic, payload) => {
       const atMs = performance.now();
@@ -299,7 +290,9 @@ export class BenchPipeline {
       else this.waiter(atMs);
     });
     await this.subscriber.subscribeAsync(`${BASE_TOPIC}/${table.id}/state`, { qos: 1 });
-    await hardware.start();
+    // Continues or starts the table's game, routes the sensor events, starts the hardware.
+    await this.tables.start();
+    this.gameId = Number(this.host.runtime.currentGameId);
     await waitForOnline(hardware, stations, 10_000);
     // The retained state delivered on subscribing (and any start-up publish) is not a measurement.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -314,7 +307,7 @@ async function startBroker(kind: BrokerKind, users: readonly BrokerUser[]): Prom
   return { name: 'embedded aedes', url: `mqtt://127.0.0.1:${port}`, dispose: async () => broker.close() };
 }
 
-async function waitForOnline(hardware: SimulatedHardware['hardware'], stations: ReadonlySet<string>, timeoutMs: number): Promise<void> {
+async function waitForOnline(hardware: TableHardware, stations: ReadonlySet<string>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const online = new Set(hardware.health().filter((h) => h.online).map((h) => h.station));

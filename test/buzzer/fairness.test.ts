@@ -4,7 +4,7 @@ import { HUB_SEPARATIONS_US, SEAT_SEPARATIONS_US, runBuzzerFairness, type Fairne
 import { benchBuzzerCommand } from '../../controller/cli/commands/bench-buzzer.ts';
 import { memoryOutput } from '../../controller/cli/output.ts';
 import { DEFAULT_FIRMATA_LATENCY } from '../../controller/hardware/buzzer-hub/host-timestamp.ts';
-import { REALISTIC_LINK } from '../../controller/hardware/clock/simulated-link.ts';
+import { REALISTIC_LINK } from '../../controller/bench/sim/simulated-link.ts';
 
 const wrong = (cells: readonly FairnessCell[]): number => cells.reduce((n, c) => n + c.ours.wrong, 0);
 

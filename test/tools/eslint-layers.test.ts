@@ -49,6 +49,17 @@ describe('zaptable/layers', () => {
     expect(await layerErrors('controller/cli/x.ts', 'import { seedRng } from \'../rules/common/rng.ts\';\nexport const s = seedRng;\n')).toEqual([]);
   });
 
+  it('keeps benchmark and simulation code out of production: only the bench commands load it', async () => {
+    const sim = 'import { REALISTIC_LINK } from \'../../bench/sim/simulated-link.ts\';\nexport const l = REALISTIC_LINK;\n';
+    expect(await layerErrors('controller/hardware/serial/x.ts', sim))
+      .toEqual([expect.stringContaining('Production code may not import benchmark or simulation code')]);
+    // `app` and `cli` may import any layer, but not this one.
+    expect(await layerErrors('controller/app/x/y.ts', sim)).toEqual([expect.stringContaining('may not import benchmark')]);
+    expect(await layerErrors('controller/cli/setup/x.ts', sim)).toEqual([expect.stringContaining('may not import benchmark')]);
+    expect(await layerErrors('controller/cli/commands/bench-x.ts', sim)).toEqual([]);
+    expect(await layerErrors('controller/bench/timing/x.ts', 'import { s } from \'../sim/simulated-clock.ts\';\nexport const t = s;\n')).toEqual([]);
+  });
+
   it('refuses a folder that is not a declared layer', async () => {
     expect(await layerErrors('controller/misc/x.ts', 'import { seedRng } from \'../rules/common/rng.ts\';\nexport const s = seedRng;\n'))
       .toEqual([expect.stringContaining('controller/misc/ is not a declared layer')]);

@@ -4,10 +4,10 @@
  */
 import {
   BENCH_SEPARATIONS_US, PAIR_KINDS, type CellFigures, type LinkFigures, type TimingBenchFigures,
-} from '../../hardware/clock/timing-bench.ts';
-import { DEFAULT_SEAT_FIRMWARE as FW } from '../../hardware/clock/timing-bench/seat-firmware.ts';
+} from '../../bench/timing/timing-bench.ts';
+import { DEFAULT_SEAT_FIRMWARE as FW } from '../../bench/timing/seat-firmware.ts';
 import { DEFAULT_SENSOR_TIMING as ST } from '../../hardware/serial/event-interval.ts';
-import { PESSIMISTIC_LINK, REALISTIC_LINK, type CommonModeDelivery, type IndependentDelivery } from '../../hardware/clock/simulated-link.ts';
+import { PESSIMISTIC_LINK, REALISTIC_LINK, type CommonModeDelivery, type IndependentDelivery } from '../../bench/sim/simulated-link.ts';
 
 const pct = (n: number, of: number): string => (of === 0 ? '-' : `${((n / of) * 100).toFixed(3)} %`);
 const us = (x: number): string => `${x.toFixed(1)} us`;

@@ -1,12 +1,12 @@
 /**
  * `zaptable bench timing`: how well the controller orders near-simultaneous happenings. Runs the simulated
- * table of hardware/clock/timing-bench.ts under both link models and prints, per pair kind and separation,
+ * table of bench/timing/timing-bench.ts under both link models and prints, per pair kind and separation,
  * the share put in the right order by our arbitration (correct / tie / wrong) and by the arrival-order
  * baseline, the clock-mapping error, whether every true time lay inside its interval, and a PASS/MISS line
  * per goal. Figures, not a timed test: the exit code is 0 whatever the figures say (2 for a usage error).
  */
-import { runTimingBench } from '../../hardware/clock/timing-bench.ts';
-import { LINK_MODELS } from '../../hardware/clock/simulated-link.ts';
+import { runTimingBench } from '../../bench/timing/timing-bench.ts';
+import { LINK_MODELS } from '../../bench/sim/simulated-link.ts';
 import { UsageError, intOption, parse } from '../args.ts';
 import type { Output } from '../output.ts';
 import { formatTimingReport } from './bench-timing-report.ts';

@@ -9,6 +9,7 @@ import { intOption, parse } from '../args.ts';
 import { benchLatencyCommand, benchLatencyHelp } from './bench-latency.ts';
 import { benchBuzzerCommand, benchBuzzerHelp } from './bench-buzzer.ts';
 import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
+import { benchFairnessCommand, benchFairnessHelp } from './bench-fairness.ts';
 import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
 
 const eventLogHelp = `zaptable bench eventlog [--events N] [--batch B] [--durability process|power] [--play-rate R] [--play-seconds S]
@@ -48,6 +49,11 @@ const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
     summary: 'clock sync and first-press arbitration vs host arrival order, on simulated stations',
     help: benchTimingHelp,
     run: benchTimingCommand,
+  },
+  fairness: {
+    summary: 'races on the controller as `zaptable start` builds it, under five USB link models, against the true times',
+    help: benchFairnessHelp,
+    run: benchFairnessCommand,
   },
   buzzer: {
     summary: 'buzzer mode: press → winner on a viewer latency, and the fairness table for stations and hub buttons',

@@ -77,10 +77,13 @@ export class FastPollReader {
     return first + Math.ceil((hostUs - first) / this.timing.pollUs) * this.timing.pollUs;
   }
 
-  /** A tag entered the field at `hostUs` (or lay there at boot): it is read at the first free poll once it answers. */
-  entered(uid: string, hostUs: number): void {
+  /**
+   * A tag entered the field at `hostUs` (or lay there at boot): it is read at the first free poll once it
+   * answers, `powerUpUs` later (default: the reader's `powerUpUs`).
+   */
+  entered(uid: string, hostUs: number, powerUpUs = this.timing.powerUpUs): void {
     if (this.known.has(uid) || this.reading.has(uid)) return;
-    const answers = this.pollAt(hostUs + this.timing.powerUpUs);
+    const answers = this.pollAt(hostUs + powerUpUs);
     // One read per poll; a poll before the burst's first read that nobody answered starts every window of it.
     if (answers > this.nextFreePollUs) this.lastEmptyUs = answers - this.timing.pollUs;
     const readUs = Math.max(answers, this.nextFreePollUs);

@@ -113,6 +113,8 @@ export interface SimulatedStationConfig {
   readonly antennaDepthMm: number;
   /** Seed of the noise. */
   readonly seed: string | number;
+  /** How many received commands `received()` keeps (the oldest go first): a long run's memory. Default: all. */
+  readonly receivedLimit: number;
 }
 
 export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'> = {
@@ -138,6 +140,7 @@ export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'>
   readRangeMm: 30,
   antennaDepthMm: 14.1,
   seed: 1,
+  receivedLimit: Number.POSITIVE_INFINITY,
 };
 
 /** Beyond the read range, this many mm of distance where a tag comes and goes. */
@@ -174,6 +177,17 @@ export interface PlacedItem {
   readonly grams: number;
   /** It hits the pad hard enough for a slap sensor (if the station has one). Default true. */
   readonly slap?: boolean;
+}
+
+/**
+ * How one happening reaches the firmware, where a script wants it to differ from the station's defaults (a
+ * benchmark's world drawing the physics per happening).
+ */
+export interface HappeningPhysics {
+  /** The tag's power-up before it answers a poll, µs. Default: the station's `tagPowerUpUs`. */
+  readonly powerUpUs?: number;
+  /** From the edge (slap, button) to the `micros()` stamp in the interrupt, µs. Default 0. */
+  readonly stampDelayUs?: number;
 }
 
 interface PendingScaleCommand {
@@ -291,6 +305,11 @@ export class SimulatedStation {
     return this.bootCount;
   }
 
+  private remember(received: ReceivedCommand): void {
+    this.log.push(received);
+    if (this.log.length > this.config.receivedLimit) this.log.splice(0, this.log.length - this.config.receivedLimit);
+  }
+
   /** The station's `micros()` now (0 while it is not running). */
   micros(): number {
     return this.microsAt(this.deps.clock.nowUs());
@@ -336,9 +355,9 @@ export class SimulatedStation {
   }
 
   /** Taps a card on the pad for `dwellMs` (no mass stays): it hits the pad (`SLAP` unless `slap` is false). */
-  tapCard(uid: string, dwellMs: number, slap = true): void {
-    if (slap) this.slapEdge();
-    this.enterField(uid);
+  tapCard(uid: string, dwellMs: number, slap = true, physics: HappeningPhysics = {}): void {
+    if (slap) this.slapEdge(physics.stampDelayUs ?? 0);
+    this.enterField(uid, physics.powerUpUs);
     this.world.after(dwellMs, () => {
       this.leaveField(uid);
     });
@@ -380,11 +399,12 @@ export class SimulatedStation {
    * reaches that value (it must lie ahead, less than 2^31 µs), and `BTN+` carries exactly that stamp;
    * without it the press is now. `BTN+`/`BTN-` are sent after the 5 ms debounce, stamped with the edges.
    */
-  pressButton(holdMs: number, atDeviceUs?: number): void {
+  pressButton(holdMs: number, atDeviceUs?: number, physics: HappeningPhysics = {}): void {
     if (this.config.kind !== 'seat') throw new Error(`simulated station ${this.config.id}: a ${this.config.kind} station has no button`);
     const delayMs = atDeviceUs === undefined ? 0 : this.msUntilMicros(atDeviceUs);
+    const stampDelayUs = physics.stampDelayUs ?? 0;
     this.world.after(delayMs, () => {
-      this.buttonEdge(true, atDeviceUs ?? this.micros());
+      this.buttonEdge(true, atDeviceUs ?? this.microsAt(this.deps.clock.nowUs() + stampDelayUs));
     });
     this.world.after(delayMs + holdMs, () => {
       this.buttonEdge(false, this.micros());
@@ -518,12 +538,12 @@ export class SimulatedStation {
     });
   }
 
-  private enterField(uid: string): void {
+  private enterField(uid: string, powerUpUs?: number): void {
     // A tag already in the field stays powered: it keeps its entry time.
     if (this.field.has(uid)) return;
     const now = this.deps.clock.nowUs();
     this.field.set(uid, now);
-    if (this.power === 'running') this.reader?.entered(uid, now);
+    if (this.power === 'running') this.reader?.entered(uid, now, powerUpUs);
   }
 
   private leaveField(uid: string): void {
@@ -531,13 +551,23 @@ export class SimulatedStation {
     if (this.power === 'running') this.reader?.left(uid, this.deps.clock.nowUs());
   }
 
-  /** The slap sensor's edge, stamped in its interrupt (sent at once: the firmware's next loop pass). */
-  private slapEdge(): void {
+  /**
+   * The slap sensor's edge, stamped in its interrupt `stampDelayUs` later (sent then: the firmware's next loop
+   * pass).
+   */
+  private slapEdge(stampDelayUs = 0): void {
     if (!this.config.slapSensor || this.config.protocol < 2 || this.power !== 'running') return;
     const now = this.deps.clock.nowUs();
     const ringing = now - this.lastSlapUs < this.config.slapDeadMs * 1000;
     this.lastSlapUs = now;
-    if (!ringing) this.event({ t: this.micros(), event: 'SLAP' });
+    if (ringing) return;
+    if (stampDelayUs <= 0) {
+      this.event({ t: this.micros(), event: 'SLAP' });
+      return;
+    }
+    this.firmware.after(stampDelayUs / 1000, () => {
+      this.event({ t: this.micros(), event: 'SLAP' });
+    });
   }
 
   private sampleScale(): void {
@@ -608,13 +638,13 @@ export class SimulatedStation {
     const atUs = this.deps.clock.nowUs();
     const command = parseCommandLine(line);
     if ('error' in command) {
-      this.log.push({ atUs, line, command: undefined, code: command.code });
+      this.remember({ atUs, line, command: undefined, code: command.code });
       this.send({ type: 'err', id: command.id, code: command.code });
       return;
     }
     const seatOnly = command.verb !== 'ping' && command.verb !== 'info' && command.verb !== 'id-set';
     const refused = seatOnly && this.config.kind !== 'seat';
-    this.log.push({ atUs, line, command, code: refused ? 9 : undefined });
+    this.remember({ atUs, line, command, code: refused ? 9 : undefined });
     if (refused) {
       this.send({ type: 'err', id: command.id, code: 9 }); // NOT_SUPPORTED
       return;

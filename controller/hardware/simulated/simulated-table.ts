@@ -19,7 +19,7 @@ import { unrefScheduler } from './real-time.ts';
 import { createMockPort, SimulatedBinding, type SimulatedPortBinding } from './simulated-binding.ts';
 import {
   DEFAULT_STATION_CONFIG, SimulatedStation,
-  type LampState, type PlacedItem, type ReceivedCommand, type SimulatedStationConfig,
+  type HappeningPhysics, type LampState, type PlacedItem, type ReceivedCommand, type SimulatedStationConfig,
 } from './simulated-station.ts';
 import { DEFAULT_WIRE_TIMING, SimulatedWire, type WireTiming } from './simulated-wire.ts';
 
@@ -55,6 +55,8 @@ export interface SimulatedTableOptions {
   readonly pathPrefix?: string;
   /** USB vendor id the ports report (for discovery). Default `2341` (Arduino). */
   readonly vendorId?: string;
+  /** Whether each port records every byte the host wrote (`port().mockPort.recording`). Default true; a long run's memory. */
+  readonly recordWrites?: boolean;
 }
 
 /** A press of the ZAP button. */
@@ -63,6 +65,8 @@ export interface ButtonPress {
   readonly holdMs?: number;
   /** Press when the station's `micros()` reaches this value; `BTN+` carries it exactly. Default: now. */
   readonly atDeviceUs?: number;
+  /** Without `atDeviceUs`: from the edge to its stamp in the interrupt, µs. Default 0. */
+  readonly stampDelayUs?: number;
 }
 
 interface Entry {
@@ -191,8 +195,9 @@ export class SimulatedTable {
    * Taps a card on the pad for `dwellMs` (default 300): `SLAP` (with a slap sensor, unless `slap` is false),
    * `TAG+`, then `TAG-`.
    */
-  tapCard(station: string, uid: string, dwellMs = 300, options: { readonly slap?: boolean } = {}): void {
-    this.entry(station).station.tapCard(uid, dwellMs, options.slap ?? true);
+  tapCard(station: string, uid: string, dwellMs = 300, options: { readonly slap?: boolean } & HappeningPhysics = {}): void {
+    const { slap, ...physics } = options;
+    this.entry(station).station.tapCard(uid, dwellMs, slap ?? true, physics);
   }
 
   /** Holds a tag `heightMm` above a pad (no mass, no slap): read within the station's `readRangeMm`. */
@@ -207,7 +212,8 @@ export class SimulatedTable {
 
   /** Presses a seat's ZAP button: `BTN+` stamped at the press, `BTN-` at the release. */
   pressButton(station: string, press: ButtonPress = {}): void {
-    this.entry(station).station.pressButton(press.holdMs ?? 120, press.atDeviceUs);
+    const physics = press.stampDelayUs === undefined ? {} : { stampDelayUs: press.stampDelayUs };
+    this.entry(station).station.pressButton(press.holdMs ?? 120, press.atDeviceUs, physics);
   }
 
   /** Breaks or repairs a sensor (`FAULT+`/`FAULT-`). */
@@ -232,7 +238,7 @@ export class SimulatedTable {
     if (!this.created.has(entry.path)) {
       this.created.add(entry.path);
       createMockPort(entry.path, {
-        echo: false, record: true, vendorId: this.vendorId, productId: '0043', manufacturer: 'zaptable simulated station',
+        echo: false, record: this.options.recordWrites !== false, vendorId: this.vendorId, productId: '0043', manufacturer: 'zaptable simulated station',
       });
     }
     entry.plugged = true;

@@ -1,6 +1,6 @@
 /**
  * The USB-serial link between the controller and a simulated station, with the delays a real one has
- * (hardware/clock/simulated-link.ts describes them in detail): the bytes' time on the 115200-baud wire in
+ * (bench/sim/simulated-link.ts describes them in detail): the bytes' time on the 115200-baud wire in
  * both directions, the USB frame a host write waits for, and the USB-serial chip's flush timer on the way
  * back. The waits are drawn from a seeded generator, so runs repeat exactly and the clock sync sees the
  * spread of delays its bound is built from. Bytes arrive in the order they were sent.
@@ -17,6 +17,13 @@ export interface WireTiming {
   readonly usbFrameUs: number;
   /** The USB-serial chip hands received bytes to the host up to this long after they arrive, µs. Default 1000. */
   readonly flushUs: number;
+  /**
+   * A USB-serial chip's own model of the way to the host instead of `flushUs`: the delay (µs) from a write's
+   * last byte reaching the chip at controller time `lastByteUs` to the host reading it, given uniform draws in
+   * [0, 1) (a benchmark's FT232 latency timer, CH340, or a host event loop shared by every port). Bytes still
+   * arrive in the order they were sent.
+   */
+  readonly toHostDelayUs?: (lastByteUs: number, random: () => number) => number;
 }
 
 export const DEFAULT_WIRE_TIMING: WireTiming = { baud: 115_200, usbFrameUs: 1000, flushUs: 1000 };
@@ -70,8 +77,11 @@ export class SimulatedWire {
       this.dropLines--;
       return;
     }
-    const { flushUs } = this.deps.timing;
-    const at = Math.max(this.lastToHostUs, this.deps.clock.nowUs() + this.wireUs(data.length) + this.random.uniform(0, flushUs));
+    const { flushUs, toHostDelayUs } = this.deps.timing;
+    const lastByteUs = this.deps.clock.nowUs() + this.wireUs(data.length);
+    const delayUs = toHostDelayUs === undefined
+      ? this.random.uniform(0, flushUs) : toHostDelayUs(lastByteUs, () => this.random.uniform(0, 1));
+    const at = Math.max(this.lastToHostUs, lastByteUs + delayUs);
     this.lastToHostUs = at;
     const sizes = chunkSizes === undefined || chunkSizes.length === 0 ? [data.length] : chunkSizes;
     for (let start = 0, i = 0; start < data.length; i++) {

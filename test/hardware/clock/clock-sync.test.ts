@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ClockSync } from '../../../controller/hardware/clock/clock-sync.ts';
 import { SeededRandom } from '../../../controller/hardware/clock/seeded-random.ts';
 import { StationClock } from '../../../controller/hardware/clock/station-clock.ts';
-import { deviceElapsedUs, type ResonatorModel } from '../../../controller/hardware/clock/simulated-clock.ts';
+import { deviceElapsedUs, type ResonatorModel } from '../../../controller/bench/sim/simulated-clock.ts';
 
 /** A synthetic station: device µs = offset + integral of (1 + rate error) over host time. */
 function truth(skew: number, wanderAmplitude = 0): { readonly device: (hostUs: number) => number; readonly r: ResonatorModel } {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { benchTimingCommand } from '../../../controller/cli/commands/bench-timing.ts';
-import { UsageError } from '../../../controller/cli/args.ts';
-import { memoryOutput } from '../../../controller/cli/output.ts';
-import { PESSIMISTIC_LINK, REALISTIC_LINK } from '../../../controller/hardware/clock/simulated-link.ts';
+import { benchTimingCommand } from '../../controller/cli/commands/bench-timing.ts';
+import { UsageError } from '../../controller/cli/args.ts';
+import { memoryOutput } from '../../controller/cli/output.ts';
+import { PESSIMISTIC_LINK, REALISTIC_LINK } from '../../controller/bench/sim/simulated-link.ts';
 import {
   BENCH_SEPARATIONS_US, PAIR_KINDS, runTimingBench, type LinkFigures, type TimingBenchFigures,
-} from '../../../controller/hardware/clock/timing-bench.ts';
+} from '../../controller/bench/timing/timing-bench.ts';
 
 const wrongOrders = (l: LinkFigures): number => l.cells.reduce((n, c) => n + c.ours.wrong, 0);
 const outside = (l: LinkFigures): number => l.cells.reduce((n, c) => n + 2 * c.pairs - c.inside, 0)

@@ -1,7 +1,7 @@
 /**
  * What the timing benchmark reports (the `--json` output is these types).
  */
-import type { LinkName } from '../simulated-link.ts';
+import type { LinkName } from '../sim/simulated-link.ts';
 import type { PairKind } from './pair-kinds.ts';
 
 /** Our arbitration's outcomes in one cell. Ties are neither correct nor wrong. */

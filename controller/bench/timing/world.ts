@@ -3,10 +3,10 @@
  * the pairs of happenings at known separations, and what each station's firmware makes of them — stamps,
  * tag windows, when each line leaves the station. Links and the controller come later (link-run.ts).
  */
-import { SeededRandom } from '../seeded-random.ts';
+import { SeededRandom } from '../../hardware/clock/seeded-random.ts';
 import {
   bootAt, deviceElapsedUs, planBoots, randomResonator, simulatedMicros, type ResonatorModel, type SimulatedBoot,
-} from '../simulated-clock.ts';
+} from '../sim/simulated-clock.ts';
 import { PAIR_KINDS, RESTING_TAGS, pairKindInfo, type PairKind } from './pair-kinds.ts';
 import {
   buttonLineQueuedUs, edgeStampDelayUs, leavesAtUs, loopWaitUs, runPollEpisode,

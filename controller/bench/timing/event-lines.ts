@@ -2,8 +2,8 @@
  * The benchmark's event lines in protocol 2, formatted by the production codec with their sequence numbers
  * and parsed back by it — once per world, since the lines a station sends do not depend on the link.
  */
-import { formatDeviceLine, parseDeviceLine, type EventMessage } from '../../../protocol/index.ts';
-import type { SimulatedBoot } from '../simulated-clock.ts';
+import { formatDeviceLine, parseDeviceLine, type EventMessage } from '../../protocol/index.ts';
+import type { SimulatedBoot } from '../sim/simulated-clock.ts';
 import type { SensorRecord, World } from './world.ts';
 
 /** One event line as it leaves a station. */

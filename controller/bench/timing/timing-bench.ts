@@ -9,21 +9,21 @@
  * The controller side is the production code: the protocol codec, `StationClock` fed in host arrival order,
  * `eventInterval()` and `arbitrate()` (timing-bench/link-run.ts). Only the physical world is simulated.
  */
-import { LINK_MODELS, type LinkModel } from './simulated-link.ts';
-import type { SensorTiming } from '../serial/event-interval.ts';
-import { evaluateLink, type PairJudge } from './timing-bench/evaluate.ts';
-import type { LinkFigures, TagWindowFigures, TimingBenchFigures } from './timing-bench/figures.ts';
-import { linkGoals } from './timing-bench/goals.ts';
-import { formatEventLines } from './timing-bench/event-lines.ts';
-import { runLink } from './timing-bench/link-run.ts';
-import { BENCH_SEPARATIONS_US, PAIR_KINDS, RESTING_TAGS, type PairKind } from './timing-bench/pair-kinds.ts';
-import { DEFAULT_SEAT_FIRMWARE, type SeatFirmwareModel } from './timing-bench/seat-firmware.ts';
-import { buildWorld, type World } from './timing-bench/world.ts';
+import { LINK_MODELS, type LinkModel } from '../sim/simulated-link.ts';
+import type { SensorTiming } from '../../hardware/serial/event-interval.ts';
+import { evaluateLink, type PairJudge } from './evaluate.ts';
+import type { LinkFigures, TagWindowFigures, TimingBenchFigures } from './figures.ts';
+import { linkGoals } from './goals.ts';
+import { formatEventLines } from './event-lines.ts';
+import { runLink } from './link-run.ts';
+import { BENCH_SEPARATIONS_US, PAIR_KINDS, RESTING_TAGS, type PairKind } from './pair-kinds.ts';
+import { DEFAULT_SEAT_FIRMWARE, type SeatFirmwareModel } from './seat-firmware.ts';
+import { buildWorld, type World } from './world.ts';
 
-export { BENCH_SEPARATIONS_US, PAIR_KINDS, RESTING_TAGS, type PairKind } from './timing-bench/pair-kinds.ts';
-export type * from './timing-bench/figures.ts';
-export type { PairJudge } from './timing-bench/evaluate.ts';
-export type { ControllerEvent } from './timing-bench/link-run.ts';
+export { BENCH_SEPARATIONS_US, PAIR_KINDS, RESTING_TAGS, type PairKind } from './pair-kinds.ts';
+export type * from './figures.ts';
+export type { PairJudge } from './evaluate.ts';
+export type { ControllerEvent } from './link-run.ts';
 
 export interface TimingBenchOptions {
   /** Pairs per cell (separation × kind). */

@@ -10,17 +10,17 @@
  * For the realistic link it also delivers a host-stamping competitor's lines (world.ts,
  * `competitorLeavesUs`) through the same host, for the arrival-order baseline.
  */
-import { formatDeviceLine } from '../../../protocol/index.ts';
-import { DEFAULT_SENSOR_TIMING, eventInterval, type SensorTiming } from '../../serial/event-interval.ts';
-import type { TimedEvent } from '../arbitration.ts';
-import { SeededRandom } from '../seeded-random.ts';
-import { simulatedMicros, type SimulatedBoot } from '../simulated-clock.ts';
-import { deliverToHost, planBusySpells, type BusySpells } from '../simulated-host.ts';
-import { outboundArrivalUs, wireTimeUs, type LinkModel } from '../simulated-link.ts';
-import { StationClock } from '../station-clock.ts';
+import { formatDeviceLine } from '../../protocol/index.ts';
+import { DEFAULT_SENSOR_TIMING, eventInterval, type SensorTiming } from '../../hardware/serial/event-interval.ts';
+import type { TimedEvent } from '../../hardware/clock/arbitration.ts';
+import { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import { simulatedMicros, type SimulatedBoot } from '../sim/simulated-clock.ts';
+import { deliverToHost, planBusySpells, type BusySpells } from '../sim/simulated-host.ts';
+import { outboundArrivalUs, wireTimeUs, type LinkModel } from '../sim/simulated-link.ts';
+import { StationClock } from '../../hardware/clock/station-clock.ts';
 import type { EventLine } from './event-lines.ts';
-import { SlapMatcher, type MatchOutput } from '../../serial/slap-matching.ts';
-import type { SensorEvent, TagArrival } from '../../interface.ts';
+import { SlapMatcher, type MatchOutput } from '../../hardware/serial/slap-matching.ts';
+import type { SensorEvent, TagArrival } from '../../hardware/interface.ts';
 import { pingLoopWaitUs, type StationWorld, type World } from './world.ts';
 
 export interface LinkRunOptions {

@@ -1,0 +1,167 @@
+/**
+ * The one assembly of the controller's tables, shared by `zaptable start` (controller-app.ts), the
+ * benchmarks and the integration test harnesses: from the configured tables, the hardware, the event log and
+ * the publishers it builds every game table (`TableHost`) and buzzer table (`BuzzerRuntime`), routes each
+ * sensor event and station health to the table that owns the station, continues unfinished games from the log
+ * and starts the hardware. What differs between a start, a benchmark and a test is only what is handed in: the
+ * hardware (serial, simulated, hub), the time (real, or `VirtualTime`), and where the published state goes
+ * (MQTT, or memory).
+ */
+import type { TableConfig } from '../config/index.ts';
+import type { Clock, SensorEvent, StationHealth, TableHardware } from '../hardware/interface.ts';
+import type { EventLog } from '../persistence/index.ts';
+import type { GameId } from '../rules/engine.ts';
+import type { BuzzerPublisher, Sound } from '../runtime/buzzer/ports.ts';
+import { BuzzerRuntime } from '../runtime/buzzer/buzzer-runtime.ts';
+import type { RuntimePublisher, Scheduler } from '../runtime/ports.ts';
+import { buzzerSetupOf, buzzerStationsOf } from './buzzer-assembly.ts';
+import { buzzerLogOf } from './buzzer-log.ts';
+import { runtimeLogOf } from './log-adapter.ts';
+import { PadReadings } from './pad-readings.ts';
+import { recoverGames } from './recovery.ts';
+import { stationsOf, type TableParts } from './table-assembly.ts';
+import { TableHost } from './table-host.ts';
+
+/** Everything the tables are built from; the only things that differ between a start, a benchmark and a test. */
+export interface TableSetInputs {
+  readonly tables: readonly TableConfig[];
+  /** The stations (serial, simulated, or combined with a buzzer hub); started by `start()`. */
+  readonly hardware: TableHardware;
+  /** The tag registry and barrel weights the game tables read their pads with. */
+  readonly parts: TableParts;
+  /** The event log: every sensor event and action is written here before anything is published. */
+  readonly log: EventLog;
+  /** Controller time for the runtimes (the system clock, or a `VirtualTime`). */
+  readonly clock: Clock;
+  /** The runtimes' timers (real, or on the same `VirtualTime`). */
+  readonly scheduler: Scheduler;
+  /** Where the game tables' public state and events go. */
+  readonly publisher: RuntimePublisher;
+  /** Where the buzzer tables' public state and events go. */
+  readonly buzzerPublisher: BuzzerPublisher;
+  /** Where a station's health goes (with its pad reading, when the table's game lets it be shown). */
+  readonly publishHealth: (tableId: string, health: StationHealth) => void;
+  /** The buzzer hub's piezo, when there is one. */
+  readonly sound?: Sound;
+  /** Progress lines (a continued game, an abandoned one). */
+  readonly say: (line: string) => void;
+}
+
+/** The assembled tables: built by {@link assembleTables}, running after `start()`. */
+export class TableSet {
+  /** Game tables by id. */
+  readonly hosts = new Map<string, TableHost>();
+  /** Tables in buzzer mode (no rules engine: their own runtime, docs/buzzer.md). */
+  readonly buzzers = new Map<string, { readonly config: TableConfig; readonly runtime: BuzzerRuntime }>();
+  /** Station id → the table that owns it (fixed by the config). */
+  private readonly tableOfStation = new Map<string, string>();
+  private readonly pads: PadReadings;
+  private readonly lastHealth = new Map<string, StationHealth>();
+
+  constructor(private readonly inputs: TableSetInputs) {
+    const { tables, hardware, parts, log, clock, scheduler } = inputs;
+    this.pads = new PadReadings(parts.registry);
+    const lamps = { setLamp: (station: string, pattern: Parameters<TableHardware['setLamp']>[1]) => void hardware.setLamp(station, pattern) };
+    const deps = { log: runtimeLogOf(log), publisher: inputs.publisher, clock, scheduler, lamps };
+    for (const table of tables) {
+      if (table.mode === 'buzzer') {
+        const runtime = new BuzzerRuntime({
+          tableId: table.id, setup: buzzerSetupOf(table), sound: table.buzzer.sound,
+          ...(table.buzzer.hostStation === undefined ? {} : { hostStation: table.buzzer.hostStation }),
+        }, {
+          log: buzzerLogOf(log), publisher: inputs.buzzerPublisher, clock, scheduler, lamps,
+          ...(inputs.sound === undefined ? {} : { sound: inputs.sound }),
+        });
+        this.buzzers.set(table.id, { config: table, runtime });
+        for (const station of buzzerStationsOf(table)) this.tableOfStation.set(station, table.id);
+      } else {
+        const host = new TableHost(table, parts, deps);
+        this.hosts.set(table.id, host);
+        for (const station of stationsOf(table)) this.tableOfStation.set(station, table.id);
+      }
+    }
+  }
+
+  /** Each buzzer table's stations. */
+  buzzerStations(): Map<string, string[]> {
+    return new Map([...this.buzzers].map(([id, b]) => [id, buzzerStationsOf(b.config)]));
+  }
+
+  /**
+   * Continues every table's unfinished game from the log (or starts a new one), then lets the sensor events
+   * and station health flow to the tables and starts the hardware.
+   */
+  async start(): Promise<void> {
+    recoverGames(this.inputs.log, this.hosts, this.buzzers, this.inputs.say);
+    this.inputs.hardware.onEvent((event) => {
+      this.routeEvent(event);
+    });
+    this.inputs.hardware.onHealth((health) => {
+      this.publishHealth(health);
+    });
+    await this.inputs.hardware.start();
+  }
+
+  /** Stops the runtimes' timers (call again after the hardware stopped: see controller-app.ts). */
+  stopRuntimes(): void {
+    for (const host of this.hosts.values()) host.runtime.stop();
+    for (const { runtime } of this.buzzers.values()) runtime.stop();
+  }
+
+  /**
+   * A game table's running game, read-only: the game, the event log's game id and the engine state (the
+   * omniscient truth, for tests and tools in this process; never published). Undefined for other tables.
+   */
+  tableState(tableId: string): { readonly game: GameId; readonly gameId: string; readonly state: unknown } | undefined {
+    const runtime = this.hosts.get(tableId)?.runtime;
+    return runtime && { game: runtime.options.game, gameId: runtime.currentGameId, state: runtime.engineState() };
+  }
+
+  private routeEvent(event: SensorEvent): void {
+    const tableId = this.tableOfStation.get(event.station);
+    const buzzer = tableId === undefined ? undefined : this.buzzers.get(tableId);
+    if (buzzer) {
+      buzzer.runtime.handleSensor(event);
+      return;
+    }
+    const padChanged = this.pads.update(event);
+    const host = tableId === undefined ? undefined : this.hosts.get(tableId);
+    if (host) {
+      host.runtime.handleSensor(event);
+      const health = this.lastHealth.get(event.station);
+      if (padChanged && health) this.publishHealth(health);
+      return;
+    }
+    // A station no table uses: still logged, so nothing the sensors saw is lost.
+    const first = [...this.hosts.keys(), ...this.buzzers.keys()][0];
+    if (first !== undefined) this.inputs.log.appendSensor(first, null, event);
+  }
+
+  private publishHealth(health: StationHealth): void {
+    const wasOnline = this.lastHealth.get(health.station)?.online === true;
+    this.lastHealth.set(health.station, health);
+    if (wasOnline && !health.online) this.forgetPad(health.station);
+    const tableId = this.tableOfStation.get(health.station);
+    if (tableId === undefined) return;
+    const host = this.hosts.get(tableId);
+    if (!host) {
+      this.inputs.publishHealth(tableId, health);
+      return;
+    }
+    const isSeat = host.config.seats.some((s) => s.station === health.station);
+    const pad = this.pads.reading(health.station, host.runtime.options.game, host.runtime.engineState(), isSeat);
+    this.inputs.publishHealth(tableId, pad ? { ...health, pad } : health);
+  }
+
+  /** A station went offline: its pad is unknown until it reports again (item: a stale tag kept a table stuck). */
+  private forgetPad(station: string): void {
+    this.pads.forget(station);
+    const tableId = this.tableOfStation.get(station);
+    if (tableId !== undefined) this.hosts.get(tableId)?.runtime.resetStation(station);
+  }
+}
+
+/** Builds the tables (nothing runs until `start()`). */
+export function assembleTables(inputs: TableSetInputs): TableSet {
+  return new TableSet(inputs);
+}

@@ -1,0 +1,55 @@
+/**
+ * The fairness benchmark's goals per link model (issue 16). Every goal counts every race and every
+ * happening: a lost happening, an unanswered race or a row with fewer races than asked fails, it never
+ * leaves a denominator.
+ */
+import type { RowFigures } from './fairness-bench.ts';
+import type { FairnessLinkName } from './usb-links.ts';
+
+export interface Goal {
+  readonly name: string;
+  readonly pass: boolean;
+  readonly detail: string;
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(2)} %`;
+const sum = (rows: readonly RowFigures[], f: (r: RowFigures) => number): number => rows.reduce((n, r) => n + f(r), 0);
+
+/** Slap-sensor cards ≥ 1 ms apart across stations through the Zip-Zap runtime must be decided this often. */
+export const SLAP_DECIDED_GOAL = 0.999;
+
+export function fairnessGoals(link: FairnessLinkName, rows: readonly RowFigures[], pairsPerRow: number): Goal[] {
+  const short = rows.filter((r) => r.pairs < pairsPerRow);
+  const wrong = sum(rows, (r) => r.wrong);
+  const worstCell = rows.filter((r) => r.wrong > 0)
+    .map((r) => `${r.cell.path}/${r.cell.sensor}/${r.cell.resting} @${r.separationUs / 1000} ms: ${r.wrong} (${r.wrongOutside} with a true time outside)`);
+  const unanswered = sum(rows, (r) => r.unanswered);
+  const lost = sum(rows, (r) => r.lost);
+  const within = sum(rows, (r) => r.inside + r.outside);
+  const outside = sum(rows, (r) => r.outside);
+  const slap = rows.filter((r) => r.cell.path === 'zip-zap' && r.cell.sensor === 'slap' && r.separationUs >= 1000);
+  const slapPairs = sum(slap, (r) => r.pairs);
+  const slapDecided = sum(slap, (r) => r.right + r.wrong);
+  return [
+    {
+      name: 'every row filled: no empty row, no lost happening, no unanswered race',
+      pass: short.length === 0 && lost === 0 && unanswered === 0 && rows.length > 0,
+      detail: `${short.length} short rows, ${lost} lost happenings, ${unanswered} unanswered races`,
+    },
+    {
+      name: `0 wrong orders in every cell (${link}${link === 'ft232-16ms' ? ': ties allowed, wrong orders not' : ''})`,
+      pass: wrong === 0,
+      detail: wrong === 0 ? `${sum(rows, (r) => r.pairs)} races` : `${wrong} wrong: ${worstCell.slice(0, 4).join('; ')}`,
+    },
+    {
+      name: 'every true time inside its interval (happenings within the world\'s stated range)',
+      pass: within > 0 && outside === 0,
+      detail: `${within - outside} of ${within} inside (${within === 0 ? 'none' : pct((within - outside) / within)})`,
+    },
+    {
+      name: `Zip-Zap slap-sensor cards ≥ 1 ms apart across stations decided ≥ ${pct(SLAP_DECIDED_GOAL)}`,
+      pass: slapPairs > 0 && slapDecided / slapPairs >= SLAP_DECIDED_GOAL,
+      detail: `${slapDecided} of ${slapPairs} (${slapPairs === 0 ? 'none' : pct(slapDecided / slapPairs)})`,
+    },
+  ];
+}
