@@ -146,7 +146,9 @@ export const Table = Section({
   }),
   seed: Type.Union([Type.Integer(), Type.String({ minLength: 1 })], {
     default: 'auto',
-    description: 'Seed of the dice and shuffles: a number or text to replay a game, or `auto` (fresh each game, logged).',
+    description: 'Seed of the dice and shuffles: a number or text to replay a game, or `auto` (fresh each game, logged). '
+      + 'A fixed seed is the first game\'s of each run; each later game of the run takes the next derived seed (`"<seed>/2"`, '
+      + '`"<seed>/3"`, …, logged), so a new game never deals the same hands again.',
     'x-message': 'must be a whole number, a non-empty string or auto',
   }),
   timing: Timing,

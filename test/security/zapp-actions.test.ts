@@ -1,5 +1,5 @@
 /**
- * Item 9 of issue 10: Zapp Zerapp actions with unknown fields are refused (BAD_ACTION, naming the field), as
+ * Item 9 of issue 10: Zapp Zerapp actions with unknown fields are refused (UNKNOWN_FIELD, naming the field), as
  * Zip-Zap's are, instead of silently becoming the default move. Sent from outside as `action` requests.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 describe('Zapp Zerapp actions', () => {
-  it('with an unknown or misspelled field are refused with BAD_ACTION and change nothing', async () => {
+  it('with an unknown or misspelled field are refused with UNKNOWN_FIELD and change nothing', async () => {
     rig = await startRig({ broker: 'embedded', tables: [{ id: 'z1', mode: 'zapp-zerapp', seats: ['red', 'green'] }] });
     referee = await Referee.connect(rig.brokerUrl);
     const before = JSON.stringify(rig.app.tableState('z1'));
@@ -27,7 +27,7 @@ describe('Zapp Zerapp actions', () => {
       { type: 'place', player: 'red', barrel: 4, secretly: true },
     ]) {
       const answer = await referee.request('z1', 'action', { action });
-      expect(answer.error?.code, JSON.stringify(action)).toBe('BAD_ACTION');
+      expect(answer.error?.code, JSON.stringify(action)).toBe('UNKNOWN_FIELD');
       expect(answer.error?.message).toMatch(/unknown field/);
     }
     expect(JSON.stringify(rig.app.tableState('z1'))).toBe(before);
