@@ -1,9 +1,8 @@
 /**
  * Timing core of the hardware layer (design principle 4, docs/timing.md): device-time unwrapping and
- * restart detection, per-station clock sync with an error bound, first-press arbitration with explicit
- * ties, and the simulated clocks and links the benchmark and tests use.
+ * restart detection, per-station clock sync with an error bound (arbitration with explicit ties is in the
+ * time kernel, controller/kernel/event-order.ts), and the simulated clocks and links the benchmark and tests use.
  */
-export * from './arbitration.ts';
 export * from './clock-sync.ts';
 export * from './device-time.ts';
 export * from './feasible-region.ts';

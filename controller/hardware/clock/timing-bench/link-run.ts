@@ -12,7 +12,7 @@
  */
 import { formatDeviceLine } from '../../../protocol/index.ts';
 import { DEFAULT_SENSOR_TIMING, eventInterval, type SensorTiming } from '../../serial/event-interval.ts';
-import type { TimedEvent } from '../arbitration.ts';
+import type { TimedEvent } from '../../../kernel/event-order.ts';
 import { SeededRandom } from '../seeded-random.ts';
 import { simulatedMicros, type SimulatedBoot } from '../simulated-clock.ts';
 import { deliverToHost, planBusySpells, type BusySpells } from '../simulated-host.ts';
