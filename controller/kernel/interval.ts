@@ -81,3 +81,18 @@ export function compareIntervals(a: TimeInterval, b: TimeInterval, options: Comp
 export function isBefore(a: TimeInterval, b: TimeInterval, options: CompareOptions = {}): boolean {
   return compareIntervals(a, b, options).order === 'before';
 }
+
+/** Where an interval lies against a deadline: wholly at or before it, wholly after it, or across it. */
+export type DeadlineOrder = 'within' | 'after' | 'straddles';
+
+/**
+ * An interval against a deadline that is itself known within an interval (a window of fixed length from a
+ * landing known within its own interval; `exactly(d)` for a fixed one). A deadline is inclusive: `within` when
+ * the latest possible moment is at or before the deadline's earliest; `after` when the earliest possible
+ * moment is past the deadline's latest; otherwise it `straddles` it and the times cannot say.
+ */
+export function againstDeadline(i: TimeInterval, deadline: TimeInterval): DeadlineOrder {
+  if (latestOf(i) <= earliestOf(deadline)) return 'within';
+  if (earliestOf(i) > latestOf(deadline)) return 'after';
+  return 'straddles';
+}

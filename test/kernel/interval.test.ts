@@ -8,7 +8,7 @@ import {
   DEFAULT_MAX_RATE_ERROR, UNSYNCED_UNCERTAINTY_US, deviceInterval, finiteUncertaintyUs, hostInterval,
 } from '../../controller/kernel/clock-bounds.ts';
 import {
-  around, between, compareIntervals, earliestOf, exactly, isBefore, latestOf, type TimeInterval,
+  againstDeadline, around, between, compareIntervals, earliestOf, exactly, isBefore, latestOf, type TimeInterval,
 } from '../../controller/kernel/interval.ts';
 
 const interval = fc.record({
@@ -64,6 +64,23 @@ describe('compareIntervals', () => {
       if (ab.order === 'tie') expect(earliestOf(a) <= latestOf(b) && earliestOf(b) <= latestOf(a)).toBe(true);
       expect(isBefore(a, b)).toBe(ab.order === 'before');
     }), { numRuns: 2000 });
+  });
+});
+
+describe('againstDeadline', () => {
+  it('is inclusive: a zero-width time at the deadline is within it', () => {
+    expect(againstDeadline(exactly(4000), exactly(4000))).toBe('within');
+    expect(againstDeadline(around(3990, 10), exactly(4000))).toBe('within');
+    expect(againstDeadline(around(3995, 10), exactly(4000))).toBe('straddles');
+    expect(againstDeadline(around(4011, 10), exactly(4000))).toBe('after');
+    expect(againstDeadline(around(4010, 10), exactly(4000))).toBe('straddles');
+  });
+
+  it('widens by the deadline\'s own interval (a window from a landing known within ±4 ms)', () => {
+    expect(againstDeadline(around(3990, 8), around(4000, 4))).toBe('straddles');
+    expect(againstDeadline(around(3988, 8), around(4000, 4))).toBe('within');
+    expect(againstDeadline(around(4012, 8), around(4000, 4))).toBe('straddles');
+    expect(againstDeadline(around(4012, 8), exactly(4000))).toBe('after');
   });
 });
 
