@@ -15,10 +15,13 @@
  *   be taken back (`settled`): refused with `LATE_PLAY` and the figures, for the referee to rule on. The card
  *   goes back to the hand as any refused play's.
  *
- * Pure; the state before each play is kept in `recent` (with its own `recent` empty, so it stays small).
+ * A play refused inside a batch stays in `recent` too (marked `refused`), so that a late line landing before it,
+ * or one it could follow (ZIP-Q-7), has it judged again in landing order — as if all the lines had come in one
+ * batch. Pure; the state before each play is kept in `recent` (with its own `recent` empty, so it stays small).
  */
 import { between, compareIntervals, type TimeInterval } from '../../kernel/interval.ts';
 import { refuse, type ZipRejection } from './rejections.ts';
+import { byTime } from './ties.ts';
 import type { LandingInterval, PlaySpec, UndoPoint, ZipZapState } from './state.ts';
 
 /** A play's landing interval (controller ms) for the time kernel; undefined for a play without a time. */
@@ -52,22 +55,29 @@ function landingOf(p: LandingInterval): LandingInterval {
 export function settleRecent(state: ZipZapState, flipAt?: number): ZipZapState {
   if (state.recent.length === 0 && flipAt === undefined) return state;
   let settled = state.settled;
-  for (const r of state.recent) if (r.play.at !== undefined) settled = later(settled, landingOf(r.play));
+  for (const r of state.recent) {
+    if (r.play.at !== undefined && r.refused !== true) settled = later(settled, landingOf(r.play));
+  }
   if (flipAt !== undefined) settled = later(settled, { at: flipAt });
   return { ...state, recent: [], settled };
 }
 
 /**
- * After a timed play landed (`after`, from `before`): it joins `recent` with the state just before it; plays that
- * landed more than `reorderLookBackMs` before the newest are dropped from the front into `settled`.
+ * After a timed play landed (`after`, from `before`) or was refused in a batch (`refused`): it joins `recent` with
+ * the state just before it; plays that landed more than `reorderLookBackMs` before the newest are dropped from the
+ * front (applied ones into `settled`).
  */
-export function remember(before: ZipZapState, after: ZipZapState, spec: PlaySpec): ZipZapState {
-  const point: UndoPoint = { before: before.recent.length === 0 ? before : { ...before, recent: [] }, play: spec };
+export function remember(before: ZipZapState, after: ZipZapState, spec: PlaySpec, refused = false): ZipZapState {
+  const point: UndoPoint = {
+    before: before.recent.length === 0 ? before : { ...before, recent: [] }, play: spec,
+    ...(refused ? { refused: true as const } : {}),
+  };
   const recent = [...before.recent, point];
   const newest = Math.max(...recent.map((r) => r.play.at ?? Number.NEGATIVE_INFINITY));
   let settled = after.settled;
   while (recent.length > 1 && newest - ((recent[0] as UndoPoint).play.at ?? 0) > after.config.reorderLookBackMs) {
-    settled = later(settled, landingOf((recent.shift() as UndoPoint).play));
+    const dropped = recent.shift() as UndoPoint;
+    if (dropped.refused !== true) settled = later(settled, landingOf(dropped.play));
   }
   return { ...after, recent, settled };
 }
@@ -92,11 +102,19 @@ function fmt(ms: number): string {
   return String(Math.round(ms * 1000) / 1000);
 }
 
-/** Where a timed play belongs in `recent`: the index of the first play that landed after it (−1: after all). */
-export function reorderPoint(state: ZipZapState, spec: PlaySpec): number {
-  if (spec.at === undefined) return -1;
-  const at = spec.at;
-  return state.recent.findIndex((r) => r.play.at !== undefined && r.play.at > at);
+/**
+ * Where a timed play belongs in `recent` (among its first `before` plays): the index of the first play that
+ * landed after it, or of a refused play whose interval overlaps it (it might fit after this one: a sequence);
+ * −1 when it simply comes last.
+ */
+export function reorderPoint(state: ZipZapState, spec: PlaySpec, before = state.recent.length): number {
+  const mine = intervalOf(spec);
+  if (mine === undefined) return -1;
+  return state.recent.slice(0, before).findIndex((r) => {
+    const theirs = intervalOf(r.play);
+    if (theirs === undefined) return false;
+    return byTime(r.play, spec) > 0 || (r.refused === true && compareIntervals(theirs, mine).order === 'tie');
+  });
 }
 
 /**
@@ -105,8 +123,14 @@ export function reorderPoint(state: ZipZapState, spec: PlaySpec): number {
  */
 export function rewind(state: ZipZapState, k: number): { readonly state: ZipZapState; readonly takenBack: readonly PlaySpec[] } {
   const point = state.recent[k] as UndoPoint;
-  const rewound: ZipZapState = {
-    ...point.before, recent: state.recent.slice(0, k), settled: state.settled, rejected: state.rejected,
-  };
-  return { state: rewound, takenBack: state.recent.slice(k).map((r) => r.play) };
+  const takenBack = state.recent.slice(k);
+  // A refused play taken back is judged again: its old refusal leaves the list (the new verdict is recorded).
+  let rejected = state.rejected;
+  for (const r of takenBack) {
+    if (r.refused !== true) continue;
+    const i = rejected.findLastIndex((x) => x.player === r.play.player && x.at === r.play.at && x.card === (r.play.card ?? null));
+    if (i >= 0) rejected = [...rejected.slice(0, i), ...rejected.slice(i + 1)];
+  }
+  const rewound: ZipZapState = { ...point.before, recent: state.recent.slice(0, k), settled: state.settled, rejected };
+  return { state: rewound, takenBack: takenBack.map((r) => r.play) };
 }

@@ -23,14 +23,16 @@ type Step = { readonly state: ZipZapState; readonly events: ZipZapEvent[] } | Zi
  * Applies one play (no tie pending): a late play put in its place, a tie with the last play, a landing, or a
  * rejection. `timeOrder` false: a human has ruled on the order (resolve-tie), so times decide nothing.
  * `sequence`: the play is tried after a later-estimated play its interval overlaps (runSequence), so it is not
- * put back before it.
+ * put back before it. Only the first `before` plays of `recent` (those applied before the current batch) may
+ * be taken back: the batch itself is already in landing order. Each nested re-order starts further back, so
+ * this ends.
  */
-function playOne(state: ZipZapState, spec: PlaySpec, timeOrder: boolean, sequence = false): Step {
+function playOne(state: ZipZapState, spec: PlaySpec, timeOrder: boolean, sequence = false, before = state.recent.length): Step {
   const events: ZipZapEvent[] = [];
   if (timeOrder) {
     const late = lateRefusal(state, spec);
     if (late !== null) return late;
-    const k = sequence ? -1 : reorderPoint(state, spec);
+    const k = sequence ? -1 : reorderPoint(state, spec, before);
     if (k >= 0) return reorder(state, spec, k, events);
     if (tiesWithLastPlay(state, spec)) return { state: enterTie(state, spec, events), events };
   }
@@ -51,7 +53,6 @@ function reorder(state: ZipZapState, spec: PlaySpec, k: number, events: ZipZapEv
     type: 'PLAYS_REORDERED', player: spec.player, at: spec.at as number,
     takenBack: takenBack.map((p) => ({ player: p.player, at: p.at as number })),
   });
-  // Stable: the late play goes before the plays it landed before, which keep their order.
   const order = [spec, ...takenBack].sort(byTime);
   return { state: runSequence(rewound, order, true, events), events };
 }
@@ -76,6 +77,8 @@ function recordRejection(state: ZipZapState, spec: PlaySpec, why: ZipRejection, 
  */
 function runSequence(state: ZipZapState, specs: readonly PlaySpec[], timeOrder: boolean, events: ZipZapEvent[]): ZipZapState {
   let s = state;
+  // Plays in `recent` before this batch; the batch's own are in landing order already.
+  const earlier = state.recent.length;
   const waiting: { readonly spec: PlaySpec; readonly until: number }[] = [];
   /** Tries a play: applied, joined to a tie, or — when `final` — recorded as refused. Returns whether it took. */
   const attempt = (spec: PlaySpec, final: boolean, retry = false): boolean => {
@@ -84,10 +87,14 @@ function runSequence(state: ZipZapState, specs: readonly PlaySpec[], timeOrder: 
       s = 'code' in joined ? recordRejection(s, spec, joined, events) : joined;
       return true;
     }
-    const step = playOne(s, spec, timeOrder, retry);
+    const step = playOne(s, spec, timeOrder, retry, Math.min(earlier, s.recent.length));
     if ('code' in step) {
-      if (final) s = recordRejection(s, spec, step, events);
-      return final;
+      if (!final) return false;
+      const before = s;
+      s = recordRejection(s, spec, step, events);
+      // Kept in the look-back: a late line may yet make it fit, or land before it (late-plays.ts).
+      if (timeOrder && spec.at !== undefined && step.code !== 'LATE_PLAY') s = remember(before, s, spec, true);
+      return true;
     }
     s = step.state;
     for (const e of step.events) events.push(e);
@@ -138,8 +145,8 @@ export function playsAction(state: ZipZapState, action: PlaysAction): ZipOutcome
     const bad = identityRejection(state, item);
     if (bad !== null) return bad;
   }
-  // Array.prototype.sort is stable, so plays with equal timestamps keep their batch order.
-  const specs: PlaySpec[] = [...action.plays].sort((a, b) => a.at - b.at);
+  // Plays with equal timestamps go in a fixed order (byTime), not in the order they arrived.
+  const specs: PlaySpec[] = [...action.plays].sort(byTime);
   const events: ZipZapEvent[] = [];
   return applied(runSequence(state, specs, true, events), events);
 }

@@ -115,6 +115,11 @@ export interface TiePending {
 export interface UndoPoint {
   readonly before: ZipZapState;
   readonly play: PlaySpec;
+  /**
+   * The play was refused inside a batch (PLAY_REJECTED): it is kept so that a late line that lands before it, or
+   * that it could follow (a sequence, ZIP-Q-7), has it judged again in landing order.
+   */
+  readonly refused?: true;
 }
 
 /** The whole game. */

@@ -44,7 +44,7 @@ export function timesOverlap(state: ZipZapState, a: PlaySpec, b: PlaySpec): bool
 
 /** The last applied play that may still be taken back (late-plays.ts), if any. */
 function lastPlay(state: ZipZapState): UndoPoint | undefined {
-  return state.recent[state.recent.length - 1];
+  return state.recent.findLast((r) => r.refused !== true);
 }
 
 /** Whether `spec` ties with the last applied play: another player, overlapping times, legal on the same top. */
@@ -55,9 +55,17 @@ export function tiesWithLastPlay(state: ZipZapState, spec: PlaySpec): boolean {
   return !isRejection(validatePlay(u.before, spec));
 }
 
-/** Plays by their best estimates, untimed ones last (stable with Array.prototype.sort). */
+/**
+ * Plays by their best estimates, untimed ones last. Equal estimates are put in a fixed order (player, then card)
+ * rather than the order they arrived in: arrival order decides nothing (principle 4), and a late line must come
+ * out as if it had been on time.
+ */
 export function byTime(a: PlaySpec, b: PlaySpec): number {
-  return (a.at ?? Number.POSITIVE_INFINITY) - (b.at ?? Number.POSITIVE_INFINITY);
+  const d = (a.at ?? Number.POSITIVE_INFINITY) - (b.at ?? Number.POSITIVE_INFINITY);
+  if (d !== 0 && !Number.isNaN(d)) return d;
+  const ka = `${a.player}\u0000${a.card ?? ''}`;
+  const kb = `${b.player}\u0000${b.card ?? ''}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 /** What a referee is shown about a tie (ms): how far apart the best estimates are, and how far they would need to be. */
@@ -119,7 +127,7 @@ export function enterTie(state: ZipZapState, spec: PlaySpec, events: ZipZapEvent
   events.push(tieEvent(state, tie));
   // Batch rejections recorded since the undo point stay recorded: they happened. The plays before the
   // contended one can no longer be taken back.
-  const earlier = settleRecent({ ...state, recent: state.recent.slice(0, -1) });
+  const earlier = settleRecent({ ...state, recent: state.recent.slice(0, state.recent.indexOf(u)) });
   return { ...u.before, rejected: state.rejected, tie, recent: [], settled: earlier.settled };
 }
 
