@@ -14,6 +14,8 @@
  * - **Beyond it** — its interval does not lie wholly after the latest play (or start flip) that can no longer
  *   be taken back (`settled`): refused with `LATE_PLAY` and the figures, for the referee to rule on. The card
  *   goes back to the hand as any refused play's.
+ * - **Before a pending tie** — it landed before a contender: the tie is taken back and the late play, the
+ *   contenders and the queue are applied again in landing order (plays.ts).
  *
  * A play refused inside a batch stays in `recent` too (marked `refused`), so that a late line landing before it,
  * or one it could follow (ZIP-Q-7), has it judged again in landing order — as if all the lines had come in one

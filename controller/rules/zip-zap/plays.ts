@@ -11,8 +11,8 @@ import type { ZipZapEvent } from './events.ts';
 import { identityRejection, isRejection, land, validatePlay } from './landing.ts';
 import { refuse, type ZipRejection } from './rejections.ts';
 import { lateRefusal, remember, reorderPoint, rewind, settleRecent } from './late-plays.ts';
-import type { PlaySpec, ZipZapState, ZipOutcome } from './state.ts';
-import { byTime, enterTie, joinTie, resolvedOrder, tiesWithLastPlay, timesOverlap } from './ties.ts';
+import type { PlaySpec, TiePending, ZipZapState, ZipOutcome } from './state.ts';
+import { byTime, enterTie, joinTie, landsBeforeTie, resolvedOrder, tiesWithLastPlay, timesOverlap } from './ties.ts';
 
 /** How many refused batch plays the state remembers for the dashboard (per round). */
 const REJECTED_KEPT = 20;
@@ -47,14 +47,38 @@ function playOne(state: ZipZapState, spec: PlaySpec, timeOrder: boolean, sequenc
  * and they are applied in landing order, with ties detected as usual. The identity of the late play was
  * checked; whether it is legal is judged on the top at its moment, like every other.
  */
-function reorder(state: ZipZapState, spec: PlaySpec, k: number, events: ZipZapEvent[]): Step {
+function reorder(state: ZipZapState, spec: PlaySpec, first: number, events: ZipZapEvent[]): Step {
+  // Go back far enough that no play of the re-run belongs before an earlier one still kept: then the re-run,
+  // in landing order, takes nothing else back.
+  let k = first;
+  for (;;) {
+    const points = state.recent.slice(k).map((r) => reorderPoint(state, r.play, k)).filter((i) => i >= 0);
+    const m = Math.min(k, ...points);
+    if (m === k) break;
+    k = m;
+  }
   const { state: rewound, takenBack } = rewind(state, k);
   events.push({
     type: 'PLAYS_REORDERED', player: spec.player, at: spec.at as number,
     takenBack: takenBack.map((p) => ({ player: p.player, at: p.at as number })),
   });
   const order = [spec, ...takenBack].sort(byTime);
-  return { state: runSequence(rewound, order, true, events), events };
+  return { state: runSequence(rewound, order, true, events, false), events };
+}
+
+/**
+ * A late line for a play that landed before a contender of the pending tie: the tie is taken back (the state
+ * under it is the one before its first contender) and the late play, the contenders and the queue are applied
+ * again in landing order, ties detected as usual.
+ */
+function dissolveTie(state: ZipZapState, spec: PlaySpec, events: ZipZapEvent[]): ZipZapState {
+  const tie = state.tie as TiePending;
+  const takenBack = [...tie.contenders, ...tie.queued];
+  events.push({
+    type: 'PLAYS_REORDERED', player: spec.player, at: spec.at as number,
+    takenBack: takenBack.map((p) => ({ player: p.player, at: p.at ?? 0 })),
+  });
+  return runSequence({ ...state, tie: null }, [spec, ...takenBack].sort(byTime), true, events);
 }
 
 function recordRejection(state: ZipZapState, spec: PlaySpec, why: ZipRejection, events: ZipZapEvent[]): ZipZapState {
@@ -75,13 +99,20 @@ function recordRejection(state: ZipZapState, spec: PlaySpec, why: ZipRejection, 
  * makes it legal. It is refused only if it fits after none of them. (Two plays that both fit the same top are
  * not reordered: that is a tie, ties.ts.)
  */
-function runSequence(state: ZipZapState, specs: readonly PlaySpec[], timeOrder: boolean, events: ZipZapEvent[]): ZipZapState {
+function runSequence(
+  state: ZipZapState, specs: readonly PlaySpec[], timeOrder: boolean, events: ZipZapEvent[], reorders = true,
+): ZipZapState {
   let s = state;
-  // Plays in `recent` before this batch; the batch's own are in landing order already.
-  const earlier = state.recent.length;
+  // Plays in `recent` before this batch may be taken back (not in a re-run: it went back far enough); the
+  // batch's own are in landing order already.
+  const earlier = reorders ? state.recent.length : 0;
   const waiting: { readonly spec: PlaySpec; readonly until: number }[] = [];
   /** Tries a play: applied, joined to a tie, or — when `final` — recorded as refused. Returns whether it took. */
   const attempt = (spec: PlaySpec, final: boolean, retry = false): boolean => {
+    if (s.tie !== null && timeOrder && reorders && !retry && landsBeforeTie(s, spec) && lateRefusal(s, spec) === null) {
+      s = dissolveTie(s, spec, events);
+      return true;
+    }
     if (s.tie !== null) {
       const joined = joinTie(s, spec, events);
       s = 'code' in joined ? recordRejection(s, spec, joined, events) : joined;
@@ -116,6 +147,7 @@ function runSequence(state: ZipZapState, specs: readonly PlaySpec[], timeOrder: 
 
 function single(state: ZipZapState, spec: PlaySpec): ZipOutcome {
   const events: ZipZapEvent[] = [];
+  if (landsBeforeTie(state, spec) && lateRefusal(state, spec) === null) return applied(dissolveTie(state, spec, events), events);
   if (state.tie !== null) {
     const joined = joinTie(state, spec, events);
     return 'code' in joined ? joined : applied(joined, events);

@@ -19,7 +19,7 @@ import { compareIntervals, type IntervalOrder, type TimeInterval } from '../../k
 import type { TieContender, ZipZapEvent } from './events.ts';
 import { identityRejection, isRejection, validatePlay } from './landing.ts';
 import { intervalOf, lateRefusal, settleRecent } from './late-plays.ts';
-import { refuse, type ZipRejection } from './rejections.ts';
+import type { ZipRejection } from './rejections.ts';
 import type { PlaySpec, TiePending, UndoPoint, ZipZapState } from './state.ts';
 
 /**
@@ -132,6 +132,19 @@ export function enterTie(state: ZipZapState, spec: PlaySpec, events: ZipZapEvent
 }
 
 /**
+ * Whether a play that arrives while a tie is pending landed before one of its contenders (a late line): then the
+ * tie is taken back and everything is applied again in landing order (plays.ts), as if the line had been on time.
+ */
+export function landsBeforeTie(state: ZipZapState, spec: PlaySpec): boolean {
+  const mine = intervalOf(spec);
+  if (state.tie === null || mine === undefined) return false;
+  return state.tie.contenders.some((c) => {
+    const theirs = intervalOf(c);
+    return theirs !== undefined && compareIntervals(mine, theirs).order === 'before';
+  });
+}
+
+/**
  * A play that arrives while a tie is pending joins the contenders (another player whose times overlap a
  * contender's, legal on the same top) or waits in the queue until the tie is resolved.
  */
@@ -140,15 +153,6 @@ export function joinTie(state: ZipZapState, spec: PlaySpec, events: ZipZapEvent[
   if (bad !== null) return bad;
   const tie = state.tie;
   if (tie === null) return state;
-  // A late line for a play that landed before a contender (or a settled play) cannot be placed behind the tie.
-  const mine = intervalOf(spec);
-  const before = mine === undefined ? undefined : tie.contenders.find((c) => {
-    const theirs = intervalOf(c);
-    return theirs !== undefined && compareIntervals(mine, theirs).order === 'before';
-  });
-  if (before !== undefined) {
-    return refuse('LATE_PLAY', `${spec.player}'s play landed before ${before.player}'s, which is in the pending tie: a referee rules`);
-  }
   const late = lateRefusal(state, spec);
   if (late !== null) return late;
   const contends = tie.contenders.some((c) => timesOverlap(state, spec, c))

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { zipZapEngine, type BatchPlay, type PlayAction, type ZipZapState } from '../../../controller/rules/zip-zap/index.ts';
 
 type PlaySpec = BatchPlay & { readonly at: number };
+import { byTime } from '../../../controller/rules/zip-zap/ties.ts';
 import { codeOf, omni, run, scenario } from './helpers.ts';
 
 const slap = (player: string, card: string, at: number): PlaySpec => ({ player, card, at, atEarliest: at - 0.125, atLatest: at + 0.125, timedBy: 'slap' });
@@ -47,6 +48,17 @@ describe('late lines within the look-back', () => {
     expect(tie).toMatchObject({ separationMs: 1, combinedUncertaintyMs: 8 });
     expect(late.state.tie?.contenders.map((c) => c.player)).toEqual(['B', 'A']);
     expect(omni(late.state).top?.card).toBe('R3');
+  });
+});
+
+describe('a late line that landed before the contenders of a pending tie', () => {
+  it('takes the tie back and applies everything again in landing order', () => {
+    const tied = run(race(), batch(tag('A', 'R4', 100)), batch(tag('B', 'W4', 101))).state;
+    expect(tied.tie?.contenders.map((c) => c.player)).toEqual(['A', 'B']);
+    const late = run(tied, batch(slap('C', 'B1', 90)));
+    expect(late.events.map((e) => e.type)).toEqual(['PLAYS_REORDERED', 'PLAY_REJECTED', 'CARD_PLAYED', 'TIE_PENDING']);
+    expect(late.events[0]).toMatchObject({ takenBack: [{ player: 'A', at: 100 }, { player: 'B', at: 101 }] });
+    expect(late.state.tie?.contenders.map((c) => c.player)).toEqual(['A', 'B']);
   });
 });
 
@@ -113,6 +125,7 @@ describe('arrival order within the look-back decides nothing', () => {
     player: fc.constantFrom('A', 'B'), pick: fc.constantFrom(0, 1), width: fc.constant('tag'),
   }), 12);
 
+  // The lines in landing order: by best estimate, equal ones in the engine's fixed order (player, card).
   /** What the table ends with: the pile, the hands, the mode and the pending tie (contenders and queue). */
   function outcome(arrival: readonly PlaySpec[]): unknown {
     let s = race();
@@ -140,13 +153,13 @@ describe('arrival order within the look-back decides nothing', () => {
 
   it('plays the kernel can order: every arrival order (each line its own batch) ends as the lines in landing order', () => {
     fc.assert(fc.property(plays, fc.infiniteStream(fc.nat()), (ps, randoms) => {
-      expect(outcome(shuffle(ps, randoms))).toEqual(outcome([...ps].sort((a, b) => a.at - b.at)));
+      expect(outcome(shuffle(ps, randoms))).toEqual(outcome([...ps].sort(byTime)));
     }), { numRuns: 400 });
   });
 
   it('with a tie, every arrival order ends in a tie for the referee or an explicit LATE_PLAY, never silently decided', () => {
     fc.assert(fc.property(close, fc.infiniteStream(fc.nat()), (ps, randoms) => {
-      const inOrder = outcome([...ps].sort((a, b) => a.at - b.at)) as { tie: unknown };
+      const inOrder = outcome([...ps].sort(byTime)) as { tie: unknown };
       fc.pre(inOrder.tie !== null);
       const shuffled = outcome(shuffle(ps, randoms)) as { tie: unknown; late: number };
       expect(shuffled.tie !== null || shuffled.late > 0).toBe(true);
