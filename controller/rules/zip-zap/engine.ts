@@ -54,7 +54,19 @@ function dispatch(state: ZipZapState, action: ZipZapAction): ZipOutcome {
   }
 }
 
-function apply(state: ZipZapState, action: ZipZapAction): Result {
+/**
+ * A state saved before the look-back existed (a log snapshot with the single `undo` point) starts with an empty
+ * look-back: nothing applied before the upgrade can be taken back.
+ */
+function upgraded(state: ZipZapState): ZipZapState {
+  const old = state as Partial<ZipZapState> & { readonly undo?: unknown };
+  if (old.recent !== undefined && old.settled !== undefined && old.undo === undefined) return state;
+  const { undo: _undo, ...rest } = old;
+  return { ...(rest as ZipZapState), recent: old.recent ?? [], settled: old.settled ?? null };
+}
+
+function apply(raw: ZipZapState, action: ZipZapAction): Result {
+  const state = upgraded(raw);
   if (state.mode.kind === 'GAME_OVER') return refuse('GAME_OVER', 'the game has ended');
   const isPlay = PLAY_TYPES.has(action.type);
   if (state.tie !== null && !isPlay) return refuse('TIE_PENDING', 'plays are tied: resolve-tie first');

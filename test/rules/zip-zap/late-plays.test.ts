@@ -166,3 +166,14 @@ describe('arrival order within the look-back decides nothing', () => {
     }), { numRuns: 200 });
   });
 });
+
+describe('a state saved before the look-back existed', () => {
+  it('is played on with an empty look-back (a log snapshot with the old single undo point)', () => {
+    const { recent: _recent, settled: _settled, ...old } = run(race(), batch(slap('A', 'R4', 100))).state;
+    const saved = { ...old, undo: null } as unknown as ZipZapState;
+    const next = run(saved, batch(slap('B', 'R5', 120)));
+    expect(next.state.recent.map((r) => r.play.player)).toEqual(['B']);
+    expect(next.state).not.toHaveProperty('undo');
+    expect(omni(next.state).top?.card).toBe('R5');
+  });
+});
