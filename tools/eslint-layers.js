@@ -14,7 +14,7 @@ export const LAYERS = {
   scenarios: ['rules'],
   protocol: [],
   hardware: ['protocol'],
-  // Pure buzzer logic; it uses only hardware/clock/arbitration.ts (pure) from the hardware layer.
+  // Pure buzzer logic; it ranks by the kernel's arbitrate() and takes only the lamp pattern type from hardware/interface.ts.
   buzzer: ['hardware'],
   config: ['rules'],
   persistence: ['rules'],

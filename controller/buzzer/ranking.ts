@@ -1,12 +1,12 @@
 /**
- * The ranking of a round's presses, by `arbitrate()` (controller/hardware/clock/arbitration.ts): mapped device
+ * The ranking of a round's presses, by the time kernel's `arbitrate()` (controller/kernel/event-order.ts): mapped device
  * time across stations, raw device time on one station and boot, each press widened by its button's interrupt
  * latency (`beforeUs`), an explicit tie wherever the intervals overlap. Arrival order is never used. Pure.
  *
  * Host-stamped presses (the johnny-five hub) have no device clock: each is given a clock of its own, so two
  * presses of one hub button are never compared as if `micros()` had stamped them.
  */
-import { arbitrate, compareEvents, type TimedEvent } from '../hardware/clock/arbitration.ts';
+import { arbitrate, compareEvents, type TimedEvent } from '../kernel/event-order.ts';
 import type { AcceptedPress, BuzzerSetup } from './types.ts';
 
 interface Timed extends TimedEvent {

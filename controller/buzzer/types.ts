@@ -8,31 +8,18 @@
  * - a **question** runs from an `arm` (after a reset, a correct answer or at the start) until it is closed;
  *   a wrong answer may re-arm the same question (a new **round**).
  *
- * This file imports nothing, so the transport (and the dashboard through it) can take the view types.
+ * This file imports only the kernel's time type, so the transport (and the dashboard through it) can take the view
+ * types.
  */
+import type { EventTime } from '../kernel/event-time.ts';
 
-/** How a contestant's press was stamped: the fields of the hardware layer's `EventTime`, all kept. */
-export interface PressTime {
-  /** 'device': firmware `micros()` mapped by clock sync; 'host': stamped by the controller on arrival. */
-  readonly source: 'device' | 'host';
-  /** The station boot the device stamp belongs to (host-stamped: 0). */
-  readonly epoch: number;
-  /** Unwrapped device time, µs (host-stamped: equal to hostUs). */
-  readonly deviceUs: number;
-  /** The raw 32-bit `micros()` from the line (host-stamped: absent). */
-  readonly rawUs?: number;
-  /** Device time mapped to the controller's monotonic clock, µs. */
-  readonly hostUs: number;
-  /** Half width of the interval holding the true controller time, µs (finite: unsynced presses are refused). */
-  readonly uncertaintyUs: number;
-  /**
-   * The button's own interval around the device stamp (µs, ≥ 0): the edge happened up to `beforeUs` before it
-   * (the interrupt latency), `afterUs` after (0). Host-stamped presses: 0 and 0 (their latency is all in
-   * `uncertaintyUs`). Ranking widens each press by it (docs/timing.md §3).
-   */
-  readonly beforeUs: number;
-  readonly afterUs: number;
-}
+/**
+ * How a contestant's press was stamped: the kernel's `EventTime`, every field kept. Its `uncertaintyUs` is finite
+ * (an unsynced press carries `UNSYNCED_UNCERTAINTY_US`); the button's own interval (`beforeUs`: the interrupt
+ * latency; host-stamped presses 0 and 0, their latency being all in `uncertaintyUs`) widens it in the ranking
+ * (docs/timing.md §3).
+ */
+export type PressTime = EventTime;
 
 /** When the runtime applied an action: its monotonic µs and the wall clock (for people-facing times). */
 export interface ActionTime {

@@ -4,24 +4,15 @@
  * uncertainty, the sensor interval before and after the stamp) so disputes can be settled with SQL and nothing is lost to JSON (an infinite uncertainty would
  * become null in JSON; in the column NULL means exactly "not synced yet", read back as Infinity).
  */
+import type { EventTime } from '../kernel/event-time.ts';
 import type { BaseAction, GameId, GameResult } from '../rules/engine.ts';
 import { isGameId } from '../rules/games.ts';
 import { EventLogError } from './errors.ts';
 
 export type LogKind = 'sensor' | 'action' | 'rejected' | 'correction' | 'system';
 
-/** When a sensor event happened; the same fields as hardware's `EventTime` (persistence may not import hardware). */
-export interface LoggedTime {
-  readonly source: 'device' | 'host';
-  readonly epoch: number;
-  readonly deviceUs: number;
-  readonly rawUs?: number;
-  readonly hostUs: number;
-  readonly uncertaintyUs: number;
-  /** The sensor's interval around the device stamp (µs): see hardware's `EventTime`. */
-  readonly beforeUs: number;
-  readonly afterUs: number;
-}
+/** When a sensor event happened: the kernel's `EventTime` (stored in columns; NULL uncertainty = Infinity). */
+export type LoggedTime = EventTime;
 
 /**
  * The fields of a sensor event the log relies on. Hardware's `SensorEvent` satisfies it structurally, and every

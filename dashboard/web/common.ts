@@ -80,6 +80,7 @@ function describeNamed(e: PublicEventJson): string {
     case 'VIOLATION_REPORTED': return `Violation by ${str(e.player)}: ${str(e.kind)}${typeof e.detail === 'string' ? ` — ${e.detail}` : ''}`;
     case 'TIE_PENDING': return 'Tie: the referee decides which play landed first';
     case 'TIE_RESOLVED': return `Tie resolved: ${str(e.first)} was first`;
+    case 'PLAYS_REORDERED': return `${str(e.player)}'s late play landed first: ${Array.isArray(e.takenBack) ? e.takenBack.length : 0} play(s) taken back and judged again`;
     case 'PLAY_QUEUED': return `${str(e.player)} played (waiting for the arbitration window)`;
     case 'HAND_REGISTERED': return `${str(e.player)}'s hand registered (${str(e.count)} cards)`;
     case 'HAND_SCORED': return `${str(e.player)}'s hand scored: ${str(e.points)}`;

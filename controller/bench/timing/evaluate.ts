@@ -2,7 +2,7 @@
  * Judging one link run against the world's truth: our arbitration per pair (`arbitrate()`, production), the
  * arrival-order baseline, the clock mapping's error, and whether every true time lay inside its interval.
  */
-import { arbitrate, type ArbitrationOptions } from '../../hardware/clock/arbitration.ts';
+import { arbitrate, type ArbitrationOptions } from '../../kernel/event-order.ts';
 import type { CellFigures, IntervalFigures, LinkFigures, MappingFigures, OursCounts } from './figures.ts';
 import type { ControllerEvent, LinkRun } from './link-run.ts';
 import { pairKindInfo } from './pair-kinds.ts';

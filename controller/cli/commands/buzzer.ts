@@ -5,7 +5,7 @@
  * copied from what was shown at the time: that is how a dispute is settled.
  */
 import { writeFileSync } from 'node:fs';
-import { compareEvents } from '../../hardware/clock/arbitration.ts';
+import { compareEvents } from '../../kernel/event-order.ts';
 import { initialState, replaySession, type PressRow, type SessionReplay } from '../../buzzer/index.ts';
 import { loggedSessions, type LoggedSession } from '../../app/buzzer-log.ts';
 import { DEFAULT_LOG_FILE, type EventLog } from '../../persistence/index.ts';

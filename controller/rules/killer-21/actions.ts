@@ -5,8 +5,13 @@
  */
 import type { K21RejectionCode } from './rejections.ts';
 
-/** The player on turn puts a card on the pile (K21-10..26, K21-30). */
-export interface PlayAction { readonly type: 'play'; readonly player: string; readonly card: string; readonly at?: number }
+/**
+ * The player on turn puts a card on the pile (K21-10..26, K21-30). `uncertaintyMs`: the half width of the honest
+ * interval around `at` (0 when omitted); it matters for the Killer, whose landing opens the window (K21-33).
+ */
+export interface PlayAction {
+  readonly type: 'play'; readonly player: string; readonly card: string; readonly at?: number; readonly uncertaintyMs?: number;
+}
 /**
  * The ZAP button: "I can't". On the player's turn, a bust (K21-40..43); in a Killer window, "I have no red 0"
  * (K21-35).
@@ -67,7 +72,7 @@ function isTime(v: unknown): v is number {
 }
 
 const FIELDS: Readonly<Record<Killer21Action['type'], readonly string[]>> = {
-  play: ['player', 'card'],
+  play: ['player', 'card', 'uncertaintyMs'],
   'cannot-play': ['player'],
   respond: ['player', 'card', 'uncertaintyMs'],
   'close-window': [],
@@ -77,16 +82,20 @@ const FIELDS: Readonly<Record<Killer21Action['type'], readonly string[]>> = {
   'skip-registration': [],
 };
 
+function uncertaintyError(type: string, u: unknown): string | null {
+  return u === undefined || (isTime(u) && u >= 0) ? null : `${type}: uncertaintyMs must be a number of ms ≥ 0`;
+}
+
 function fieldError(type: Killer21Action['type'], v: Obj): string | null {
   switch (type) {
     case 'play':
-      return str(v.player) && str(v.card) ? null : 'play needs player and card';
+      if (!str(v.player) || !str(v.card)) return 'play needs player and card';
+      return uncertaintyError('play', v.uncertaintyMs);
     case 'cannot-play':
       return str(v.player) ? null : 'cannot-play needs player';
     case 'respond':
       if (!str(v.player) || !str(v.card)) return 'respond needs player and card';
-      return v.uncertaintyMs === undefined || (isTime(v.uncertaintyMs) && v.uncertaintyMs >= 0)
-        ? null : 'respond: uncertaintyMs must be a number of ms ≥ 0';
+      return uncertaintyError('respond', v.uncertaintyMs);
     case 'rule-response':
       return str(v.player) && typeof v.inTime === 'boolean' ? null : 'rule-response needs player and inTime (true or false)';
     case 'register-hand':

@@ -6,7 +6,7 @@ import { publicRejection } from './public-refusal.ts';
 import { applied, type Outcome } from '../common/outcome.ts';
 import type { Viewer } from '../common/viewer.ts';
 import type { GameEngine, GameResult } from '../engine.ts';
-import { ACTION_TYPES, parseAction, type Killer21Action } from './actions.ts';
+import { parseAction, type Killer21Action } from './actions.ts';
 import { autoBusts, bustAction } from './bust.ts';
 import { resolveConfig, type Killer21Config } from './config.ts';
 import type { Killer21Event } from './events.ts';
@@ -45,12 +45,11 @@ function dispatch(state: Killer21State, action: Killer21Action): K21Outcome {
 }
 
 function apply(state: Killer21State, action: Killer21Action): Result {
-  // `apply` may be handed an action that never went through `parseAction`.
-  const raw: unknown = action;
-  if (typeof raw !== 'object' || raw === null || !(ACTION_TYPES as readonly string[]).includes((raw as { type?: unknown }).type as string)) {
-    return refuse('BAD_ACTION', 'not a Killer-21 action');
-  }
-  const outcome = dispatch(state, action);
+  // `apply` may be handed an action that never went through `parseAction` (a bot, a test, a replayed log): its
+  // shape is checked again, as Zapp Zerapp's is, so that a negative uncertainty cannot make a late zero in time.
+  const parsed = parseAction(action);
+  if ('error' in parsed) return refuse(parsed.code, parsed.error);
+  const outcome = dispatch(state, parsed);
   if (!outcome.ok || !state.config.autoBust) return outcome as Result;
   const events = [...outcome.events];
   return applied(autoBusts(outcome.state, events), events);

@@ -71,8 +71,14 @@ export type Killer21Event =
   | { readonly type: 'ZERO_IN_TIME'; readonly player: string; readonly card: string; readonly at?: number; readonly uncertaintyMs?: number }
   /** A red 0 landed after the deadline: it does not count and goes back to the hand (K21-37). */
   | { readonly type: 'ZERO_LATE'; readonly player: string; readonly at: number; readonly uncertaintyMs: number; readonly lateByMs: number }
-  /** A red 0 whose landing interval straddles the deadline: a referee must rule (K21-34). */
-  | { readonly type: 'ZERO_TIED'; readonly player: string; readonly at: number; readonly uncertaintyMs: number; readonly deadline: number }
+  /**
+   * A red 0 whose landing interval straddles the deadline (`boundary` DEADLINE), or overlaps the Killer's own
+   * landing so that it may have come before it (`boundary` KILLER): a referee must rule (K21-34).
+   */
+  | {
+    readonly type: 'ZERO_TIED'; readonly player: string; readonly at: number; readonly uncertaintyMs: number; readonly deadline: number;
+    readonly boundary: 'KILLER' | 'DEADLINE';
+  }
   /** A referee ruled on a tied zero (K21-34). */
   | { readonly type: 'RESPONSE_RULED'; readonly player: string; readonly inTime: boolean }
   /** The ZAP button in a Killer window: "I have no red 0" (K21-35). */

@@ -1,14 +1,19 @@
 /**
  * The Killer (K21-30..37). Its play opens a window: everyone who must answer (K21-31) has `killerWindowMs`
  * from the Killer's landing to put down a red 0 (K21-32). The engine has no clock: answers arrive as actions
- * with their landing time and its honest uncertainty, and each is judged against the deadline by its own
- * interval, never by arrival order (K21-33): inside → in time; wholly after → late (back to the hand, K21-37);
- * straddling → a tie that a referee rules on (K21-34). The window ends at its deadline (`close-window` from
+ * with their landing time and its honest uncertainty, and each is judged by its own interval, never by arrival
+ * order, with the time kernel's comparisons (controller/kernel/interval.ts), the buzzer's too (K21-33): a zero
+ * whose interval lies wholly before the Killer's landing is no answer to it (refused, `ZERO_BEFORE_KILLER`: a
+ * zero laid down before the Killer, whose line came after it); one that overlaps the Killer's landing is a tie
+ * for the referee (`ZERO_TIED`, boundary `KILLER`); against the deadline — the Killer's landing interval plus
+ * `killerWindowMs` — inside → in time; wholly after → late (back to the hand, K21-37); straddling → a tie that
+ * a referee rules on (K21-34). The window ends at its deadline (`close-window` from
  * the runtime's timer) or as soon as everyone has answered; then those without a zero in time lose a life,
  * the total resets and play continues after the Killer's player (K21-36). With cards dealt at the table, any
  * unseen red 0 answers for a player who holds unseen cards; a late or tied one goes back to a hand the engine
  * then knows it is in (K21-96).
  */
+import { againstDeadline, around, compareIntervals } from '../../kernel/interval.ts';
 import { inDeck, isRedZero } from './cards.ts';
 import type { Killer21Event, WindowEnd } from './events.ts';
 import { windowRejection } from './guards.ts';
@@ -79,16 +84,22 @@ function progress(d: Draft, events: Killer21Event[]): Draft {
 
 /**
  * K21-30, K21-31: `player` has just played the Killer (already on the pile). `at` is when it landed; without
- * it the window is untimed and closes only when everyone has answered or by `close-window`.
+ * it the window is untimed and closes only when everyone has answered or by `close-window`. `uncertaintyMs`: the
+ * half width of the Killer's landing interval, which the zeros are judged against (K21-33).
  */
-export function openWindow(d: Draft, player: string, at: number | undefined, events: Killer21Event[]): Draft {
+export function openWindow(
+  d: Draft, player: string, at: number | undefined, events: Killer21Event[], uncertaintyMs?: number,
+): Draft {
   const hits = d.config.killerHits;
   // Everyone still in with cards in hand (K21-Q-8, K21-Q-11: a player who went out with the Killer is spared).
   const required = activePlayers(d).filter((p) => (hits === 'EVERYONE' || p !== player) && handCount(d, p) > 0);
   const deadline = at === undefined ? null : at + d.config.killerWindowMs;
   const answers: Record<string, Answer> = {};
   for (const p of required) answers[p] = { status: 'PENDING' };
-  const killer: KillerWindow = { by: player, at: at ?? null, deadline, required, answers, closed: false };
+  const killer: KillerWindow = {
+    by: player, at: at ?? null, ...(at === undefined || uncertaintyMs === undefined ? {} : { uncertaintyMs }),
+    deadline, required, answers, closed: false,
+  };
   events.push({
     type: 'KILLER_WINDOW_OPENED', by: player, at: at ?? null, deadline, windowMs: d.config.killerWindowMs, hits, required,
   });
@@ -115,21 +126,31 @@ export function respondAction(state: Killer21State, action: RespondAction): K21O
   const events: Killer21Event[] = [];
   const at = action.at;
   const u = action.uncertaintyMs ?? 0;
+  // Against the Killer's landing: wholly before it, no answer; overlapping it, the times cannot say (a tie).
+  const vsKiller = w.at === null || at === undefined ? 'after' : compareIntervals(around(at, u), around(w.at, w.uncertaintyMs ?? 0)).order;
+  if (vsKiller === 'before') {
+    return refuse('ZERO_BEFORE_KILLER', `${action.player}'s ${action.card} landed at ${at} ± ${u} ms, before the Killer `
+      + `(${w.at} ± ${w.uncertaintyMs ?? 0} ms): it is no answer to it; put it down again`);
+  }
   const s = draft(state);
-  if (w.deadline === null || at === undefined || at + u <= w.deadline) {
+  // The deadline is known as well as the Killer's landing: `killerWindowMs` after it, within its interval.
+  const deadline = w.deadline;
+  const judged = deadline === null || at === undefined ? 'within'
+    : vsKiller === 'tie' ? 'straddles' : againstDeadline(around(at, u), around(deadline, w.uncertaintyMs ?? 0));
+  if (judged === 'within' || deadline === null || at === undefined) {
     zeroDown(s, w, action.player, action.card, at, action.uncertaintyMs);
     events.push({
       type: 'ZERO_IN_TIME', player: action.player, card: action.card,
       ...(at === undefined ? {} : { at }), ...(action.uncertaintyMs === undefined ? {} : { uncertaintyMs: action.uncertaintyMs }),
     });
-  } else if (at - u > w.deadline) {
+  } else if (judged === 'after') {
     reveal(s, action.player, action.card);
     s.killer = withAnswer(w, action.player, { status: 'LATE', card: action.card, at, uncertaintyMs: u });
-    events.push({ type: 'ZERO_LATE', player: action.player, at, uncertaintyMs: u, lateByMs: at - w.deadline });
+    events.push({ type: 'ZERO_LATE', player: action.player, at, uncertaintyMs: u, lateByMs: at - deadline });
   } else {
     reveal(s, action.player, action.card);
     s.killer = withAnswer(w, action.player, { status: 'TIE', card: action.card, at, uncertaintyMs: u });
-    events.push({ type: 'ZERO_TIED', player: action.player, at, uncertaintyMs: u, deadline: w.deadline });
+    events.push({ type: 'ZERO_TIED', player: action.player, at, uncertaintyMs: u, deadline, boundary: vsKiller === 'tie' ? 'KILLER' : 'DEADLINE' });
   }
   return applied(progress(s, events), events);
 }

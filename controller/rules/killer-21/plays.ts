@@ -51,6 +51,6 @@ export function playAction(state: Killer21State, action: PlayAction): K21Outcome
   const shedders = handCount(s, player) === 0 ? [player] : [];
   const kind = blueKind(card);
   if (kind === null) return applied(settle(s, [], shedders, { kind: 'NEXT', from: player, steps: 1 }, events), events);
-  if (kind === 'KILLER') return applied(openWindow(s, player, action.at, events), events);
+  if (kind === 'KILLER') return applied(openWindow(s, player, action.at, events, action.uncertaintyMs), events);
   return applied(blueEffect(s, player, kind, shedders, events), events);
 }

@@ -20,6 +20,7 @@ export const K21_REJECTIONS = {
   KILLER_WINDOW_OPEN: 'The Killer has been played: only answers to it are accepted until its window is settled (K21-30).',
   NO_KILLER_WINDOW: 'Nobody has played the Killer: there is nothing to answer (K21-32).',
   WINDOW_CLOSED: 'The Killer window has closed: no more zeros are accepted (K21-36).',
+  ZERO_BEFORE_KILLER: 'The red 0 landed before the Killer (its landing interval lies wholly before the Killer\'s): it is no answer to it (K21-32). Put it down again while the window is open.',
   WINDOW_STILL_OPEN: 'The Killer window has not reached its deadline yet (K21-36).',
   NOT_REQUIRED: 'That player does not have to answer this Killer (K21-31).',
   ALREADY_ANSWERED: 'That player has already answered this Killer (one red 0 each, K21-32).',

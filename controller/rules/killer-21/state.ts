@@ -75,6 +75,8 @@ export interface KillerWindow {
   readonly by: string;
   /** When the Killer landed, or null when the action carried no time (then the window is untimed). */
   readonly at: number | null;
+  /** Half width of the Killer's landing interval `at ± uncertaintyMs` (ms; 0 when the play gave none). */
+  readonly uncertaintyMs?: number;
   /** `at + killerWindowMs`, or null. */
   readonly deadline: number | null;
   /** Who must answer, in seat order (K21-31). */

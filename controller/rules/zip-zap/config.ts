@@ -29,6 +29,12 @@ export interface ZipZapConfig {
   readonly stuckTimeoutMs: number;
   /** Two plays on the same top within this many ms go to a human (`resolve-tie`). 0 = strict order (ZIP-45). */
   readonly tieWindowMs: number;
+  /**
+   * Late lines (docs/timing.md §3.5): a play whose interval says it landed before plays already applied takes
+   * them back and is put in its place when it landed at most this many ms (landing time) before the newest
+   * applied play; further back it is refused with `LATE_PLAY` for the referee. Default 500.
+   */
+  readonly reorderLookBackMs: number;
   /** ZIP-Q-2. Default `REDEAL`. */
   readonly reserveExhausted: ReserveExhausted;
   /** ZIP-51 / ZIP-55. Default `PENALTY`. */
@@ -50,6 +56,7 @@ export const DEFAULT_CONFIG: Omit<ZipZapConfig, 'players'> = {
   stuckAnnounceDelayMs: 1500,
   stuckTimeoutMs: 5000,
   tieWindowMs: 0,
+  reorderLookBackMs: 500,
   reserveExhausted: 'REDEAL',
   scoringMode: 'PENALTY',
   tiePolicy: 'SHARED',
@@ -133,7 +140,7 @@ export function resolveConfig(raw: unknown): ZipZapConfig | { readonly errors: r
   for (const [key, options] of enums) {
     if (c[key] !== undefined && !oneOf(c[key], options)) errors.push(`${key}: one of ${options.join(', ')}`);
   }
-  for (const key of ['stuckAnnounceDelayMs', 'stuckTimeoutMs', 'tieWindowMs']) checkMs(c, key, errors);
+  for (const key of ['stuckAnnounceDelayMs', 'stuckTimeoutMs', 'tieWindowMs', 'reorderLookBackMs']) checkMs(c, key, errors);
   if (c.rounds !== undefined && c.rounds !== null && !(typeof c.rounds === 'number' && Number.isInteger(c.rounds) && c.rounds >= 1)) {
     errors.push('rounds: null or a whole number ≥ 1');
   }

@@ -7,6 +7,7 @@ import type { Viewer } from '../common/viewer.ts';
 import type { GameEngine, GameResult } from '../engine.ts';
 import { publicRejection } from './public-refusal.ts';
 import { parseAction, type ZipZapAction } from './actions.ts';
+import { settleRecent } from './late-plays.ts';
 import { resolveConfig, type ZipZapConfig } from './config.ts';
 import type { ZipZapEvent } from './events.ts';
 import { legalActions } from './legal-actions.ts';
@@ -53,14 +54,30 @@ function dispatch(state: ZipZapState, action: ZipZapAction): ZipOutcome {
   }
 }
 
-function apply(state: ZipZapState, action: ZipZapAction): Result {
+/**
+ * A state saved before the look-back existed (a log snapshot with the single `undo` point) starts with an empty
+ * look-back: nothing applied before the upgrade can be taken back.
+ */
+function upgraded(state: ZipZapState): ZipZapState {
+  const old = state as Partial<ZipZapState> & { readonly undo?: unknown };
+  if (old.recent !== undefined && old.settled !== undefined && old.undo === undefined) return state;
+  const { undo: _undo, ...rest } = old;
+  return { ...(rest as ZipZapState), recent: old.recent ?? [], settled: old.settled ?? null };
+}
+
+function apply(raw: ZipZapState, action: ZipZapAction): Result {
+  const state = upgraded(raw);
   if (state.mode.kind === 'GAME_OVER') return refuse('GAME_OVER', 'the game has ended');
   const isPlay = PLAY_TYPES.has(action.type);
   if (state.tie !== null && !isPlay) return refuse('TIE_PENDING', 'plays are tied: resolve-tie first');
   const outcome = dispatch(state, action);
   if (!outcome.ok) return outcome as Result;
-  // Any other action ends the chance of a tie with the last play (ties.ts).
-  if (!isPlay && outcome.state.undo !== null) return applied({ ...outcome.state, undo: null }, outcome.events);
+  // Any other action ends the chance of a tie with the last play (ties.ts) or of putting a late play before it
+  // (late-plays.ts); a start card flipped at a known time cannot be taken back either.
+  if (!isPlay) {
+    const settled = settleRecent(outcome.state, action.type === 'flip' ? action.at : undefined);
+    return settled === outcome.state ? outcome : applied(settled, outcome.events);
+  }
   return outcome;
 }
 

@@ -30,7 +30,10 @@ export type ZipZapEvent =
   | { readonly type: 'MISDEAL'; readonly round: number }
   /** The reserve ran out; the first number card anyone plays starts the race (ZIP-Q-2 option). */
   | { readonly type: 'OPEN_START' }
-  /** A number card landed (ZIP-23, ZIP-33). `outOfOrder` when its `at` is older than an earlier applied play. */
+  /**
+   * A number card landed (ZIP-23, ZIP-33). `outOfOrder` when its `at` is older than an applied play's that could
+   * not be taken back, their intervals overlapping (late-plays.ts; a play certainly before it is refused).
+   */
   | {
     readonly type: 'CARD_PLAYED'; readonly player: string; readonly card: string; readonly kind: PlayKind;
     readonly at?: number; readonly outOfOrder?: boolean;
@@ -61,6 +64,15 @@ export type ZipZapEvent =
     readonly separationMs: number;
     readonly combinedUncertaintyMs: number;
     readonly tieWindowMs: number;
+  }
+  /**
+   * A late line (late-plays.ts): `player`'s play, whose landing interval lies before plays already applied, was
+   * put in its place. The plays in `takenBack` (applied earlier, landed later) were taken back and are applied
+   * again after it, each judged on the top at its moment: the events that follow say how each came out.
+   */
+  | {
+    readonly type: 'PLAYS_REORDERED'; readonly player: string; readonly at: number;
+    readonly takenBack: readonly { readonly player: string; readonly at: number }[];
   }
   /** A play that arrived while a tie was pending; applied after `resolve-tie`. */
   | { readonly type: 'PLAY_QUEUED'; readonly player: string; readonly at?: number }
@@ -110,6 +122,7 @@ export function toPublicEvent(event: ZipZapEvent): ZipZapEvent | null {
     case 'RACE_RESUMED':
     case 'STUCK_ANNOUNCED':
     case 'PLAY_QUEUED':
+    case 'PLAYS_REORDERED':
     case 'TIE_RESOLVED':
     case 'REGISTRATION_SKIPPED':
     case 'ROUND_WON':

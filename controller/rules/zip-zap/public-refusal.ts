@@ -10,7 +10,8 @@ import { publicRefusalOf, type PublicRefusal } from '../common/hidden-refusal.ts
 import { cardInfo } from './cards.ts';
 import { ZIP_REJECTIONS } from './rejections.ts';
 
-const PHASE_GATES = ['BAD_ACTION', 'GAME_OVER', 'ROUND_OVER', 'WRONG_PHASE', 'TIE_PENDING'];
+// LATE_PLAY is decided from the landing times alone, before any hand is looked at.
+const PHASE_GATES = ['BAD_ACTION', 'GAME_OVER', 'ROUND_OVER', 'WRONG_PHASE', 'TIE_PENDING', 'LATE_PLAY'];
 
 const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   play: [...PHASE_GATES, 'NOT_A_PLAYER', 'UNKNOWN_CARD', 'NOT_CONTROLLER'],

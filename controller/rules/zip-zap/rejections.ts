@@ -27,6 +27,7 @@ export const ZIP_REJECTIONS = {
   SOMEONE_CAN_PLAY: 'Somebody can still follow the top card, so the table is not stuck (ZIP-32, ORACLE).',
   NO_CONTROLLER: 'The top card was flipped, not played: there is no one to hand the pause to (ZIP-32).',
   WRONG_STUCK_DETECTION: 'announce-stuck is for ORACLE detection with known hands; declare-stuck for TIMEOUT/HUMAN (ZIP-Q-3).',
+  LATE_PLAY: 'The play\'s line came too late: its landing interval does not lie after a play that can no longer be taken back (beyond `reorderLookBackMs`, or before another action or a tie). A referee rules.',
   TIE_PENDING: 'Plays are tied; a human must say which landed first (`resolve-tie`) before anything else.',
   NO_TIE_PENDING: 'There is no tie to resolve.',
   NOT_A_CONTENDER: 'That player has no play in the pending tie.',

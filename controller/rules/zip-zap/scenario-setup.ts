@@ -150,7 +150,8 @@ function build(raw: unknown): { state: ZipZapState; events: ZipZapEvent[] } {
   state = place(state, raw);
   const mode = raw.mode === undefined ? (state.pile.length === 0 ? { kind: 'START' as const } : { kind: 'RACE' as const }) : parseMode(raw.mode, state.players);
   checkMode(state, mode);
-  if (typeof raw.lastAt === 'number') state = { ...state, lastAt: raw.lastAt };
+  // The scenario starts after a play at `lastAt`: it can no longer be taken back (late-plays.ts).
+  if (typeof raw.lastAt === 'number') state = { ...state, lastAt: raw.lastAt, settled: { at: raw.lastAt } };
   if (mode.kind === 'ROUND_OVER') return { state: endRound({ ...state, mode: { kind: 'RACE' } }, mode.winner, events), events };
   state = { ...state, mode };
   const stuck = isStuck(state);

@@ -66,7 +66,7 @@ export function endRound(state: ZipZapState, winner: string, events: ZipZapEvent
     else if (state.handKnown[p] === true) points[p] = handPoints(handOf(state, p));
     else pending.push(p);
   }
-  const s: ZipZapState = { ...state, stuck: false, undo: null, handKnown: { ...state.handKnown, [winner]: true } };
+  const s: ZipZapState = { ...state, stuck: false, handKnown: { ...state.handKnown, [winner]: true } };
   if (pending.length > 0) return { ...s, mode: { kind: 'ROUND_OVER', winner, pending, points } };
   return commitRound(s, winner, points, events);
 }

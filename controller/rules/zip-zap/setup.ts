@@ -73,14 +73,15 @@ export function initialState(config: ZipZapConfig, seed: number | string): ZipZa
     rejected: [],
     lastAt: null,
     tie: null,
-    undo: null,
+    recent: [],
+    settled: null,
   };
 }
 
 /** The fields every fresh round resets. */
-function freshRound(state: ZipZapState): Pick<ZipZapState, 'pile' | 'stuck' | 'rejected' | 'tie' | 'undo' | 'zapOf'> {
+function freshRound(state: ZipZapState): Pick<ZipZapState, 'pile' | 'stuck' | 'rejected' | 'tie' | 'recent' | 'settled' | 'zapOf'> {
   const zapOf = perPlayer(state.players, (_p, i) => zapForSeat(i));
-  return { pile: [], stuck: false, rejected: [], tie: null, undo: null, zapOf };
+  return { pile: [], stuck: false, rejected: [], tie: null, recent: [], settled: null, zapOf };
 }
 
 /**

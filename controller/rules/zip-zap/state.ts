@@ -108,10 +108,18 @@ export interface TiePending {
   readonly queued: readonly PlaySpec[];
 }
 
-/** The state just before the last applied play that others could contend with, so that a tie can take it back. */
+/**
+ * An applied timed play that may still be taken back — by a tie (ties.ts) or by a late line whose interval says
+ * it landed earlier (late-plays.ts) — with the state just before it (whose own `recent` is empty).
+ */
 export interface UndoPoint {
   readonly before: ZipZapState;
   readonly play: PlaySpec;
+  /**
+   * The play was refused inside a batch (PLAY_REJECTED): it is kept so that a late line that lands before it, or
+   * that it could follow (a sequence, ZIP-Q-7), has it judged again in landing order.
+   */
+  readonly refused?: true;
 }
 
 /** The whole game. */
@@ -162,7 +170,17 @@ export interface ZipZapState {
   /** The latest `at` seen on an applied action, or null. */
   readonly lastAt: number | null;
   readonly tie: TiePending | null;
-  readonly undo: UndoPoint | null;
+  /**
+   * The timed plays applied since the last other action, in landing order, each with the state just before it:
+   * what a tie or a late line may take back. Plays that landed more than `reorderLookBackMs` before the newest
+   * are dropped (the newest always stays); any other action empties it (late-plays.ts).
+   */
+  readonly recent: readonly UndoPoint[];
+  /**
+   * The latest-landing play or start flip that can no longer be taken back (dropped from `recent`), as its
+   * landing interval; null when none. A later play must have landed certainly after it (late-plays.ts).
+   */
+  readonly settled: LandingInterval | null;
 }
 
 /** The top of the pile, if any. */

@@ -8,50 +8,64 @@
  *
  * - Plays of one player are never a tie: they are applied in the order of their best estimates (`at`).
  * - A play that is legal only on the other play's card is a sequence, not a tie (ZIP-Q-7).
- * - Plays without an interval are exact: two of them tie only within `tieWindowMs` (> 0).
+ * - Plays without bounds are exact (`at` alone, a zero-width interval): two of them tie when at most
+ *   `tieWindowMs` apart — at the same ms, too, since their intervals touch.
+ * - Every comparison is the time kernel's `compareIntervals` (controller/kernel/interval.ts), the buzzer's.
  *
- * The state before the last play is kept in `undo` for exactly this purpose, after a play in RACE or
- * OPEN_START (the only modes in which two players can contend for one top card).
+ * The state before the last play is kept in `recent` (late-plays.ts) for this purpose and for late lines; in
+ * any mode but RACE and OPEN_START no two players can both play on one top, so no tie arises there.
  */
+import { compareIntervals, type IntervalOrder, type TimeInterval } from '../../kernel/interval.ts';
 import type { TieContender, ZipZapEvent } from './events.ts';
 import { identityRejection, isRejection, validatePlay } from './landing.ts';
+import { intervalOf, lateRefusal, settleRecent } from './late-plays.ts';
 import type { ZipRejection } from './rejections.ts';
-import type { PlaySpec, TiePending, ZipZapState } from './state.ts';
+import type { PlaySpec, TiePending, UndoPoint, ZipZapState } from './state.ts';
 
-/** A play's landing interval (controller ms); undefined for a play without a time. */
-function intervalOf(p: PlaySpec): { readonly from: number; readonly to: number } | undefined {
-  if (p.at === undefined) return undefined;
-  return { from: p.atEarliest ?? p.at, to: p.atLatest ?? p.at };
+/**
+ * How two plays' times compare, by the time kernel's one comparison (`compareIntervals`, the buzzer's too):
+ * `before`/`after` when a's latest moment lies more than `tieWindowMs` before b's earliest or the other way
+ * round, else `tie`. Undefined when either play has no time.
+ */
+export function compareTimes(state: ZipZapState, a: PlaySpec, b: PlaySpec): IntervalOrder | undefined {
+  const ia = intervalOf(a);
+  const ib = intervalOf(b);
+  if (ia === undefined || ib === undefined) return undefined;
+  return compareIntervals(ia, ib, { margin: state.config.tieWindowMs }).order;
 }
 
 /**
- * Whether two plays' times cannot order them: their intervals overlap (share more than a point), or with
- * `tieWindowMs` > 0 lie at most that far apart. Plays without a time are never a tie.
+ * Whether two plays' times cannot order them: their intervals meet (touching intervals share a moment), or
+ * lie at most `tieWindowMs` apart. Plays without a time are never a tie.
  */
 export function timesOverlap(state: ZipZapState, a: PlaySpec, b: PlaySpec): boolean {
-  const ia = intervalOf(a);
-  const ib = intervalOf(b);
-  if (ia === undefined || ib === undefined) return false;
-  const gap = Math.max(ib.from - ia.to, ia.from - ib.to);
-  const margin = state.config.tieWindowMs;
-  return gap < 0 || (margin > 0 && gap <= margin);
+  return compareTimes(state, a, b) === 'tie';
 }
 
-/** Whether a play just applied in `before` could still be contested by a later one (so its undo point is kept). */
-export function mayBeContested(before: ZipZapState, spec: PlaySpec): boolean {
-  return spec.at !== undefined && (before.mode.kind === 'RACE' || before.mode.kind === 'OPEN_START');
+/** The last applied play that may still be taken back (late-plays.ts), if any. */
+function lastPlay(state: ZipZapState): UndoPoint | undefined {
+  return state.recent.findLast((r) => r.refused !== true);
 }
 
 /** Whether `spec` ties with the last applied play: another player, overlapping times, legal on the same top. */
 export function tiesWithLastPlay(state: ZipZapState, spec: PlaySpec): boolean {
-  const u = state.undo;
-  if (u === null || u.play.player === spec.player) return false;
+  const u = lastPlay(state);
+  if (u === undefined || u.play.player === spec.player) return false;
   if (!timesOverlap(state, spec, u.play)) return false;
   return !isRejection(validatePlay(u.before, spec));
 }
 
-function byTime(a: PlaySpec, b: PlaySpec): number {
-  return (a.at ?? Number.POSITIVE_INFINITY) - (b.at ?? Number.POSITIVE_INFINITY);
+/**
+ * Plays by their best estimates, untimed ones last. Equal estimates are put in a fixed order (player, then card)
+ * rather than the order they arrived in: arrival order decides nothing (principle 4), and a late line must come
+ * out as if it had been on time.
+ */
+export function byTime(a: PlaySpec, b: PlaySpec): number {
+  const d = (a.at ?? Number.POSITIVE_INFINITY) - (b.at ?? Number.POSITIVE_INFINITY);
+  if (d !== 0 && !Number.isNaN(d)) return d;
+  const ka = `${a.player}\u0000${a.card ?? ''}`;
+  const kb = `${b.player}\u0000${b.card ?? ''}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 /** What a referee is shown about a tie (ms): how far apart the best estimates are, and how far they would need to be. */
@@ -74,10 +88,9 @@ export function tieFigures(state: ZipZapState, contenders: readonly PlaySpec[]):
   let combined = 0;
   for (let i = 0; i < timed.length; i++) {
     for (let j = i + 1; j < timed.length; j++) {
-      const a = timed[i] as PlaySpec;
-      const b = timed[j] as PlaySpec;
-      const reach = ((a.atLatest ?? a.at ?? 0) - (a.at ?? 0)) + ((b.at ?? 0) - (b.atEarliest ?? b.at ?? 0));
-      combined = Math.max(combined, reach);
+      const a = intervalOf(timed[i] as PlaySpec) as TimeInterval;
+      const b = intervalOf(timed[j] as PlaySpec) as TimeInterval;
+      combined = Math.max(combined, compareIntervals(a, b).combinedUncertainty);
     }
   }
   return {
@@ -108,12 +121,27 @@ function tieEvent(state: ZipZapState, tie: TiePending): ZipZapEvent {
 
 /** Takes the last play back and waits for a human (`resolve-tie`). Call only when `tiesWithLastPlay` holds. */
 export function enterTie(state: ZipZapState, spec: PlaySpec, events: ZipZapEvent[]): ZipZapState {
-  const u = state.undo;
-  if (u === null) return state;
+  const u = lastPlay(state);
+  if (u === undefined) return state;
   const tie: TiePending = { contenders: [u.play, spec].sort(byTime), queued: [] };
   events.push(tieEvent(state, tie));
-  // Batch rejections recorded since the undo point stay recorded: they happened.
-  return { ...u.before, rejected: state.rejected, tie, undo: null };
+  // Batch rejections recorded since the undo point stay recorded: they happened. The plays before the
+  // contended one can no longer be taken back.
+  const earlier = settleRecent({ ...state, recent: state.recent.slice(0, state.recent.indexOf(u)) });
+  return { ...u.before, rejected: state.rejected, tie, recent: [], settled: earlier.settled };
+}
+
+/**
+ * Whether a play that arrives while a tie is pending landed before one of its contenders (a late line): then the
+ * tie is taken back and everything is applied again in landing order (plays.ts), as if the line had been on time.
+ */
+export function landsBeforeTie(state: ZipZapState, spec: PlaySpec): boolean {
+  const mine = intervalOf(spec);
+  if (state.tie === null || mine === undefined) return false;
+  return state.tie.contenders.some((c) => {
+    const theirs = intervalOf(c);
+    return theirs !== undefined && compareIntervals(mine, theirs).order === 'before';
+  });
 }
 
 /**
@@ -125,6 +153,8 @@ export function joinTie(state: ZipZapState, spec: PlaySpec, events: ZipZapEvent[
   if (bad !== null) return bad;
   const tie = state.tie;
   if (tie === null) return state;
+  const late = lateRefusal(state, spec);
+  if (late !== null) return late;
   const contends = tie.contenders.some((c) => timesOverlap(state, spec, c))
     && !tie.contenders.some((c) => c.player === spec.player) && !isRejection(validatePlay(state, spec));
   if (contends) {

@@ -11,14 +11,9 @@ import {
   type ActionTime, type BuzzerAction, type BuzzerEvent, type BuzzerSetup, type BuzzerState, type PressTime,
 } from '../../buzzer/index.ts';
 import type { Clock, LampPattern, SensorEvent, StationId } from '../../hardware/interface.ts';
+import { finiteUncertaintyUs } from '../../kernel/clock-bounds.ts';
 import type { Lamps, Scheduler } from '../ports.ts';
 import type { BuzzerLog, BuzzerPublisher, Sound } from './ports.ts';
-
-/**
- * A press from a station whose clock has no sync yet has an unbounded interval (Infinity, which JSON and the
- * log cannot carry). It is kept as this many µs (~17 min): it ties with every press of the question, as it must.
- */
-export const UNSYNCED_UNCERTAINTY_US = 1e9;
 
 const BEEP = { hz: 440, ms: 400 } as const;
 
@@ -121,7 +116,8 @@ export class BuzzerRuntime {
     const t = event.time;
     const time: PressTime = {
       source: t.source, epoch: t.epoch, deviceUs: t.deviceUs, hostUs: t.hostUs,
-      uncertaintyUs: Number.isFinite(t.uncertaintyUs) ? t.uncertaintyUs : UNSYNCED_UNCERTAINTY_US,
+      // Unsynced: Infinity, which JSON and the log cannot carry; the kernel's 1000 s ties with every press, as it must.
+      uncertaintyUs: finiteUncertaintyUs(t.uncertaintyUs),
       beforeUs: t.beforeUs, afterUs: t.afterUs,
       ...(t.rawUs === undefined ? {} : { rawUs: t.rawUs }),
     };

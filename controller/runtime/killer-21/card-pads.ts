@@ -37,11 +37,15 @@ function pendingAnswers(state: Killer21State): string[] {
   return w.required.filter((p) => w.answers[p]?.status === 'PENDING');
 }
 
+/** A card's landing as the engine takes it: the middle of its interval and the half width (K21-33). */
+function landed(event: SensorEvent): { at: number; uncertaintyMs: number } {
+  const landing = landingOf(event);
+  return { at: landing.at, uncertaintyMs: Math.max(0, (landing.atLatest - landing.atEarliest) / 2) };
+}
+
 /** A red 0 answering the Killer, with its landing interval. */
 function respond(player: string, card: string, event: SensorEvent): Intent {
-  const landing = landingOf(event);
-  const uncertaintyMs = Math.max(0, (landing.atLatest - landing.atEarliest) / 2);
-  return action({ type: 'respond', player, card, at: landing.at, uncertaintyMs });
+  return action({ type: 'respond', player, card, ...landed(event) });
 }
 
 function buttonIntents(
@@ -63,8 +67,8 @@ function buttonIntents(
 }
 
 function pileCard(state: Killer21State, card: string, event: SensorEvent): Intent[] {
-  const at = landingOf(event).at;
-  if (state.phase === 'TURN' && state.turn !== null) return [action({ type: 'play', player: state.turn, card, at })];
+  // A play carries its landing interval: the Killer's is the start of the window its zeros are judged against.
+  if (state.phase === 'TURN' && state.turn !== null) return [action({ type: 'play', player: state.turn, card, ...landed(event) })];
   if (state.phase === 'KILLER') {
     const pending = pendingAnswers(state);
     const [only] = pending;
@@ -97,7 +101,7 @@ function seatCard(
     case 'KILLER':
       return [respond(player, card, event)];
     case 'TURN':
-      return [action({ type: 'play', player, card, at: landingOf(event).at })];
+      return [action({ type: 'play', player, card, ...landed(event) })];
     case 'DEALING':
     case 'SCORING':
       return registrationByPad(state, pads, event.station, player, ctx.registry, event.time.hostUs / 1000);

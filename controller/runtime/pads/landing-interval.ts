@@ -5,11 +5,14 @@
  * window; the ZAP button's interrupt stamp — widened by the clock mapping's uncertainty, in controller ms. The
  * card landed somewhere in `[atEarliest, atLatest]`; `at` is the middle, the best single estimate. Pure.
  *
- * The engine compares plays in controller time only, so two plays on one station get the clock mapping's
- * uncertainty too, which a comparison in device time would not need: a few hundred µs more, on the safe side
- * (more ties, never a wrong order).
+ * The widening is the time kernel's (`hostInterval`: the sensor interval scaled by the 1 % rate error, the
+ * clock mapping's bound on both sides), so the engines' comparisons (`compareIntervals`) decide on exactly the
+ * intervals the buzzer's `arbitrate()` would. The engine compares plays in controller time only, so two plays
+ * on one station get the clock mapping's uncertainty too, which a comparison in device time would not need: a
+ * few hundred µs more, on the safe side (more ties, never a wrong order).
  */
-import { DEFAULT_MAX_RATE_ERROR } from '../../hardware/clock/arbitration.ts';
+import { finiteUncertaintyUs, hostInterval } from '../../kernel/clock-bounds.ts';
+import { earliestOf, latestOf } from '../../kernel/interval.ts';
 import { landingTime, type EventTime, type SensorEvent } from '../../hardware/interface.ts';
 
 /** What dated the landing: the tag read (with its poll window), the slap matched to it, or the button's stamp. */
@@ -24,17 +27,14 @@ export interface Landing {
 }
 
 /**
- * The half width given to a play from a station whose clock is not synced yet (its time is only the arrival):
- * 1000 s, so that it ties with every contending play rather than being ordered by arrival.
+ * The interval of an event time in controller ms (its `hostUs` already on the runtime's game clock). A station
+ * not synced yet gets the kernel's `UNSYNCED_UNCERTAINTY_US` (1000 s): it ties with every contending play
+ * rather than being ordered by arrival.
  */
-export const UNSYNCED_UNCERTAINTY_US = 1e9;
-
-/** The interval of an event time in controller ms (its `hostUs` already on the runtime's game clock). */
 export function intervalMs(time: EventTime, timedBy: TimedBy): Landing {
-  const u = Number.isFinite(time.uncertaintyUs) ? time.uncertaintyUs : UNSYNCED_UNCERTAINTY_US;
-  const scale = 1 + DEFAULT_MAX_RATE_ERROR;
-  const earliest = (time.hostUs - time.beforeUs * scale - u) / 1000;
-  const latest = (time.hostUs + time.afterUs * scale + u) / 1000;
+  const us = hostInterval({ ...time, uncertaintyUs: finiteUncertaintyUs(time.uncertaintyUs) });
+  const earliest = earliestOf(us) / 1000;
+  const latest = latestOf(us) / 1000;
   return { at: (earliest + latest) / 2, atEarliest: earliest, atLatest: latest, timedBy };
 }
 

@@ -63,6 +63,7 @@ const CASES: readonly Case[] = [
   ['ALREADY_ANSWERED', () => e.apply(run(opened, { type: 'cannot-play', player: 'C', at: 1100 }).state, { type: 'cannot-play', player: 'C', at: 1200 })],
   ['NOT_A_ZERO', () => e.apply(opened, { type: 'respond', player: 'B', card: 'R5-1', at: 1100 })],
   ['NEEDS_TIME', () => e.apply(opened, { type: 'respond', player: 'B', card: 'R0-1' })],
+  ['ZERO_BEFORE_KILLER', () => e.apply(opened, { type: 'respond', player: 'B', card: 'R0-1', at: 990, uncertaintyMs: 4 })],
   ['NOT_TIED', () => e.apply(tied, { type: 'rule-response', player: 'C', inTime: true })],
   ['ROUND_OVER', () => e.apply(roundOver, { type: 'play', player: 'B', card: 'R2-1' })],
   ['ROUND_NOT_OVER', () => e.apply(turn, { type: 'next-round' })],
@@ -147,6 +148,56 @@ describe('setup and dealing (K21-3..6, K21-53)', () => {
   });
 });
 
+describe('the red 0 against the Killer and its deadline (time kernel, K21-33)', () => {
+  it('re-checks an action\'s shape in apply: a negative uncertainty cannot make a late zero in time', () => {
+    // 4050 ms against the 4000 deadline: "−100 ms" would put its latest moment at 3950.
+    const bad = { type: 'respond', player: 'B', card: 'R0-1', at: 4050, uncertaintyMs: -100 } as Killer21Action;
+    const r = e.apply(opened, bad);
+    expect(r).toMatchObject({ ok: false, code: 'BAD_ACTION' });
+    expect(codeOf(e.apply(opened, { type: 'respond', player: 'B', card: 'R0-1', at: 4050, uncertaintyMs: 'x' } as unknown as Killer21Action))).toBe('BAD_ACTION');
+    expect(codeOf(e.apply(opened, { type: 'respond', player: 'B', card: 'R0-1', at: Number.NaN }))).toBe('BAD_ACTION');
+    expect(codeOf(e.apply(killer, { type: 'play', player: 'A', card: 'KILLER-1', at: 1000, uncertaintyMs: -4 }))).toBe('BAD_ACTION');
+    expect(codeOf(e.apply(opened, { type: 'respond', player: 'B', card: 'R0-1', at: 4050, uncertaintyMs: 100, by: 'x' } as Killer21Action))).toBe('UNKNOWN_FIELD');
+    // The same zero with an honest interval is late.
+    expect(run(opened, { type: 'respond', player: 'B', card: 'R0-1', at: 4050, uncertaintyMs: 10 }).events)
+      .toContainEqual(expect.objectContaining({ type: 'ZERO_LATE', player: 'B', lateByMs: 50 }));
+  });
+
+  it('a zero whose interval lies wholly before the Killer\'s landing is no answer: refused, nothing changes, the player may still answer', () => {
+    const withTime = run(killer, { type: 'play', player: 'A', card: 'KILLER-1', at: 1000, uncertaintyMs: 4 }).state;
+    expect(withTime.killer).toMatchObject({ at: 1000, uncertaintyMs: 4, deadline: 4000 });
+    const early = e.apply(withTime, { type: 'respond', player: 'B', card: 'R0-1', at: 990, uncertaintyMs: 4 });
+    expect(early).toMatchObject({ ok: false, code: 'ZERO_BEFORE_KILLER' });
+    expect(!early.ok && early.message).toContain('990 ± 4 ms, before the Killer (1000 ± 4 ms)');
+    // Laid down again in the window, it answers.
+    expect(run(withTime, { type: 'respond', player: 'B', card: 'R0-1', at: 1500, uncertaintyMs: 4 }).events)
+      .toContainEqual(expect.objectContaining({ type: 'ZERO_IN_TIME', player: 'B' }));
+  });
+
+  it('a zero that overlaps the Killer\'s landing may have come before it: a tie for the referee (boundary KILLER)', () => {
+    const withTime = run(killer, { type: 'play', player: 'A', card: 'KILLER-1', at: 1000, uncertaintyMs: 4 }).state;
+    const r = run(withTime, { type: 'respond', player: 'B', card: 'R0-1', at: 995, uncertaintyMs: 4 });
+    expect(r.events).toContainEqual({ type: 'ZERO_TIED', player: 'B', at: 995, uncertaintyMs: 4, deadline: 4000, boundary: 'KILLER' });
+    expect(r.state.killer?.answers.B?.status).toBe('TIE');
+    // 992 ± 4 vs 1000 ± 4: 996 < 996 is false, the intervals touch: still a tie. 991 ± 4: wholly before.
+    expect(codeOf(e.apply(withTime, { type: 'respond', player: 'B', card: 'R0-1', at: 992, uncertaintyMs: 4 }))).toBe('APPLIED');
+    expect(codeOf(e.apply(withTime, { type: 'respond', player: 'B', card: 'R0-1', at: 991, uncertaintyMs: 4 }))).toBe('ZERO_BEFORE_KILLER');
+  });
+
+  it('judges the deadline with the Killer\'s own uncertainty: killerWindowMs after a landing known within ±4 ms', () => {
+    const withTime = run(killer, { type: 'play', player: 'A', card: 'KILLER-1', at: 1000, uncertaintyMs: 4 }).state;
+    const at = (ms: number, u: number) => run(withTime, { type: 'respond', player: 'B', card: 'R0-1', at: ms, uncertaintyMs: u }).events
+      .find((x) => x.type.startsWith('ZERO_'));
+    expect(at(3990, 6)).toMatchObject({ type: 'ZERO_IN_TIME' });
+    expect(at(3991, 6)).toMatchObject({ type: 'ZERO_TIED', boundary: 'DEADLINE' });
+    expect(at(4010, 6)).toMatchObject({ type: 'ZERO_TIED', boundary: 'DEADLINE' });
+    expect(at(4011, 6)).toMatchObject({ type: 'ZERO_LATE', lateByMs: 11 });
+    // Without the Killer's uncertainty (a play with no interval), the deadline is exact, inclusive (K21-33).
+    expect(run(opened, { type: 'respond', player: 'B', card: 'R0-1', at: 3990, uncertaintyMs: 10 }).events)
+      .toContainEqual(expect.objectContaining({ type: 'ZERO_IN_TIME' }));
+  });
+});
+
 describe('parseAction', () => {
   it.each([
     [{ type: 'dance' }, 'BAD_ACTION'],
@@ -154,6 +205,7 @@ describe('parseAction', () => {
     [{ type: 'play', player: 'A' }, 'BAD_ACTION'],
     [{ type: 'play', player: 'A', card: 'R1-1', at: 'noon' }, 'BAD_ACTION'],
     [{ type: 'respond', player: 'A', card: 'R0-1', uncertaintyMs: -1 }, 'BAD_ACTION'],
+    [{ type: 'play', player: 'A', card: 'R0-1', uncertaintyMs: -1 }, 'BAD_ACTION'],
     [{ type: 'rule-response', player: 'A', inTime: 'yes' }, 'BAD_ACTION'],
     [{ type: 'close-window', player: 'A' }, 'UNKNOWN_FIELD'],
     [{ type: 'next-round', seed: 3 }, 'UNKNOWN_FIELD'],

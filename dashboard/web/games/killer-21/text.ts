@@ -151,7 +151,7 @@ export function describeK21Event(e: PublicEventJson, n: Namer = ID): string {
     case 'KILLER_WINDOW_OPENED': return `KILLER by ${n(str(e.by))}! ${Array.isArray(e.required) ? names(e.required as string[], n) : ''} must answer with a red 0`;
     case 'ZERO_IN_TIME': return `${n(str(e.player))}: red 0 in time`;
     case 'ZERO_LATE': return `${n(str(e.player))}: red 0 ${span(Number(e.lateByMs))} too late`;
-    case 'ZERO_TIED': return `${n(str(e.player))}: red 0 on the deadline (±${span(Number(e.uncertaintyMs))}): the referee rules`;
+    case 'ZERO_TIED': return `${n(str(e.player))}: red 0 ${e.boundary === 'KILLER' ? 'together with the Killer' : 'on the deadline'} (±${span(Number(e.uncertaintyMs))}): the referee rules`;
     case 'RESPONSE_RULED': return `Referee: ${n(str(e.player))}'s red 0 was ${e.inTime === true ? 'in time' : 'late'}`;
     case 'ANSWER_CONCEDED': return `${n(str(e.player))} has no red 0`;
     case 'KILLER_WINDOW_CLOSED': {

@@ -1,6 +1,7 @@
 /**
- * First-press arbitration: orders timestamped events from several stations into places, and reports as a
- * tie whatever the timestamps cannot separate (design principle 4). Pure.
+ * Ordering timestamped events into places, with explicit ties (design principle 4): the buzzer's ranking and
+ * the timing benchmark rank by `arbitrate()`; every comparison is `compareIntervals()` (interval.ts) on the
+ * events' intervals (clock-bounds.ts). Pure.
  *
  * Every event stands for an **interval** in which the physical thing happened (docs/timing.md §3): the stamp
  * `deviceUs`, widened by the sensor's own interval (`beforeUs` before it, `afterUs` after it: a button's
@@ -18,40 +19,19 @@
  * order is never used: events are sorted by their (mapped) times, equal times by station and device time,
  * only to make the output deterministic; such events are tied anyway.
  */
+import { deviceInterval, hostInterval, type ClockBounds, type StampedTime } from './clock-bounds.ts';
+import { compareIntervals } from './interval.ts';
 
 /** What arbitration needs to know of an event. Extra fields are carried through untouched. */
-export interface TimedEvent {
+export interface TimedEvent extends StampedTime {
   /** The station that stamped the event. */
   readonly station: string;
   /** The station's boot the stamp belongs to (device times of different boots are not comparable). */
   readonly epoch: number;
-  /** Unwrapped device time (µs). */
-  readonly deviceUs: number;
-  /** Mapped controller time (µs). Must be finite. */
-  readonly hostUs: number;
-  /** Half width of the interval holding the true controller time (µs); Infinity for a station not synced. */
-  readonly uncertaintyUs: number;
-  /**
-   * How long before the stamp the physical thing may have happened (device µs, ≥ 0; default 0): a tag's poll
-   * window plus its power-up, a weight's filter window, a button's interrupt latency.
-   */
-  readonly beforeUs?: number;
-  /** How long after the stamp it may have happened (device µs, ≥ 0; default 0). */
-  readonly afterUs?: number;
 }
 
-/** The default largest |rate error| of a device clock against the controller's (the clock sync's `maxSkewPpm`). */
-export const DEFAULT_MAX_RATE_ERROR = 0.01;
-
-export interface ArbitrationOptions {
-  /** Half width (µs) of a device stamp's resolution, for comparisons on one station. Default 4. */
-  readonly deviceResolutionUs?: number;
-  /**
-   * Largest |rate error| of a device clock against the controller's (default 0.01 = 1 %, the clock sync's
-   * `maxSkewPpm`): sensor intervals measured in device µs are widened by it when compared in controller time.
-   */
-  readonly maxRateError?: number;
-}
+/** How stamps are widened for arbitration (clock-bounds.ts: 4 µs resolution, 1 % rate error by default). */
+export type ArbitrationOptions = ClockBounds;
 
 /** One place of the ranking: a single event, or a tie between events the timestamps cannot separate. */
 export type Placing<E extends TimedEvent> =
@@ -84,26 +64,11 @@ function sameClock(a: TimedEvent, b: TimedEvent): boolean {
   return a.station === b.station && a.epoch === b.epoch;
 }
 
-/** The half widths of an event's interval before and after its stamp, in the units of the comparison. */
-function reach(e: TimedEvent, same: boolean, options: ArbitrationOptions): { before: number; after: number } {
-  if (same) {
-    const resolution = options.deviceResolutionUs ?? 4;
-    return { before: (e.beforeUs ?? 0) + resolution, after: (e.afterUs ?? 0) + resolution };
-  }
-  const scale = 1 + (options.maxRateError ?? DEFAULT_MAX_RATE_ERROR);
-  return { before: (e.beforeUs ?? 0) * scale + e.uncertaintyUs, after: (e.afterUs ?? 0) * scale + e.uncertaintyUs };
-}
-
-/** Compares two events by the rule above. */
+/** Compares two events by the rule above: their intervals on one device clock, else in controller time. */
 export function compareEvents(a: TimedEvent, b: TimedEvent, options: ArbitrationOptions = {}): Comparison {
-  const same = sameClock(a, b);
-  const separationUs = same ? b.deviceUs - a.deviceUs : b.hostUs - a.hostUs;
-  const ra = reach(a, same, options);
-  const rb = reach(b, same, options);
-  const aFirst = ra.after + rb.before; // a's latest possible time is before b's earliest when Δ exceeds this
-  const bFirst = rb.after + ra.before;
-  const order = separationUs > aFirst ? 'before' : -separationUs > bFirst ? 'after' : 'tie';
-  return { order, separationUs, combinedUncertaintyUs: separationUs >= 0 ? aFirst : bFirst };
+  const frame = sameClock(a, b) ? deviceInterval : hostInterval;
+  const c = compareIntervals(frame(a, options), frame(b, options));
+  return { order: c.order, separationUs: c.separation, combinedUncertaintyUs: c.combinedUncertainty };
 }
 
 /**

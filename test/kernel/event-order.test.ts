@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arbitrate, compareEvents, type Placing, type TimedEvent } from '../../../controller/hardware/clock/arbitration.ts';
+import { arbitrate, compareEvents, type Placing, type TimedEvent } from '../../controller/kernel/event-order.ts';
 
 interface Press extends TimedEvent {
   readonly name: string;
