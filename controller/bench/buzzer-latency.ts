@@ -23,6 +23,7 @@ import { buzzerLogOf } from '../app/buzzer-log.ts';
 import { buzzerPublisherOf } from '../app/buzzer-publisher.ts';
 import { BUZZER_DEFAULTS } from '../buzzer/index.ts';
 import { systemClock } from '../hardware/interface.ts';
+import { summarise } from '../kernel/stats.ts';
 import { silentLogger } from '../hardware/serial/logger.ts';
 import { createSimulatedHardware } from '../hardware/simulated/index.ts';
 import { EventLog } from '../persistence/index.ts';
@@ -41,11 +42,6 @@ export interface BuzzerLatencyFigures {
 
 const secret = (): string => randomBytes(18).toString('base64url');
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-}
 
 export async function runBuzzerLatency(
   samples: number, arbitrationWindowMs: number, onProgress: (text: string) => void,
@@ -150,11 +146,8 @@ export async function runBuzzerLatency(
       if (i % 20 === 0) onProgress(`latency ${i}/${samples + warmUp}`);
       await sleep(60);
     }
-    latencies.sort((a, b) => a - b);
-    return {
-      samples: latencies.length, lost, arbitrationWindowMs,
-      p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), maxMs: latencies.at(-1) ?? NaN,
-    };
+    const s = summarise(latencies);
+    return { samples: s.count, lost, arbitrationWindowMs, p50Ms: s.p50, p99Ms: s.p99, maxMs: s.max };
   } finally {
     for (const fn of cleanups.reverse()) {
       try {

@@ -6,7 +6,7 @@
  * When every seat is a bot, a bot host runs the quiz too: arms, marks the answer (right 70 % of the time),
  * and arms the next question.
  */
-import { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import { SeededRandom } from '../../kernel/random.ts';
 import type { SimulatedTable } from '../../hardware/simulated/index.ts';
 import type { BuzzerEvent, BuzzerState } from '../../buzzer/index.ts';
 import type { BuzzerRuntime } from '../../runtime/buzzer/buzzer-runtime.ts';

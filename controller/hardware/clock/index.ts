@@ -7,7 +7,6 @@ export * from './arbitration.ts';
 export * from './clock-sync.ts';
 export * from './device-time.ts';
 export * from './feasible-region.ts';
-export * from './seeded-random.ts';
 export * from './simulated-clock.ts';
 export * from './simulated-host.ts';
 export * from './simulated-link.ts';

@@ -18,7 +18,8 @@
  * Nothing here throws at run time: failures are values (`CommandResult`, typed outcomes) and counters.
  */
 import { isValidStationId, SUPPORTED_PROTOCOL_VERSIONS, type EventMessage } from '../../protocol/index.ts';
-import { SeededRandom, type RawSyncSample, type StationClockConfig } from '../clock/index.ts';
+import { SeededRandom } from '../../kernel/random.ts';
+import { type RawSyncSample, type StationClockConfig } from '../clock/index.ts';
 import {
   systemClock,
   type Clock, type CommandResult, type EventTime, type LampPattern, type SensorEvent, type StationHealth, type StationId,

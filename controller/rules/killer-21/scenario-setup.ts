@@ -6,7 +6,7 @@
  * as `BAD_SETUP`.
  */
 import { applied, type Outcome } from '../common/outcome.ts';
-import { seedRng } from '../common/rng.ts';
+import { seedRng } from '../../kernel/random.ts';
 import { allCards, CARD_KINDS, copiesOf, inDeck, type CardKind } from './cards.ts';
 import { resolveConfig, type Killer21Config } from './config.ts';
 import type { Killer21Event } from './events.ts';

@@ -13,7 +13,7 @@
 import { formatDeviceLine } from '../../../protocol/index.ts';
 import { DEFAULT_SENSOR_TIMING, eventInterval, type SensorTiming } from '../../serial/event-interval.ts';
 import type { TimedEvent } from '../arbitration.ts';
-import { SeededRandom } from '../seeded-random.ts';
+import { SeededRandom } from '../../../kernel/random.ts';
 import { simulatedMicros, type SimulatedBoot } from '../simulated-clock.ts';
 import { deliverToHost, planBusySpells, type BusySpells } from '../simulated-host.ts';
 import { outboundArrivalUs, wireTimeUs, type LinkModel } from '../simulated-link.ts';
