@@ -3,6 +3,7 @@
  * error is reported (the parser recovers and goes on), each with its line and column.
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Checked } from '../kernel/result.ts';
 import { configError, type ConfigError } from './errors.ts';
 
 export interface Position {
@@ -10,9 +11,10 @@ export interface Position {
   readonly column: number;
 }
 
-export type ParsedYaml =
-  | { readonly ok: true; readonly value: unknown; readonly locate: (path: string) => Position | undefined }
-  | { readonly ok: false; readonly errors: ConfigError[] };
+export type ParsedYaml = Checked<{
+  readonly value: unknown;
+  readonly locate: (path: string) => Position | undefined;
+}, ConfigError>;
 
 /** The node under a key or index, and where the key (or item) starts. */
 function child(node: unknown, segment: string): { node: unknown; offset: number | undefined } | undefined {

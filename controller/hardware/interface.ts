@@ -9,6 +9,7 @@
  * johnny-five hub) set `source: 'host'` and state their own uncertainty honestly. Arbitration
  * (`clock/arbitration.ts`) decides "who was first" from these fields and reports overlaps as ties.
  */
+import type { Result } from '../kernel/result.ts';
 
 /** A station's id as announced in its boot banner (not its port path: ports change, ids do not). */
 export type StationId = string;
@@ -146,9 +147,7 @@ export interface StationHealth {
 }
 
 /** The answer to a command sent to a station. */
-export type CommandResult =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type CommandResult = Result;
 
 /** The controller's monotonic clock in µs. Injected so that tests and simulations control time. */
 export interface Clock {

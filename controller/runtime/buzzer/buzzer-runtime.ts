@@ -11,6 +11,7 @@ import {
   type ActionTime, type BuzzerAction, type BuzzerEvent, type BuzzerSetup, type BuzzerState, type PressTime,
 } from '../../buzzer/index.ts';
 import type { Clock, LampPattern, SensorEvent, StationId } from '../../hardware/interface.ts';
+import { reject, type Result } from '../../kernel/result.ts';
 import type { Lamps, Scheduler } from '../ports.ts';
 import type { BuzzerLog, BuzzerPublisher, Sound } from './ports.ts';
 
@@ -40,9 +41,7 @@ export interface BuzzerRuntimeDeps {
   readonly sound?: Sound;
 }
 
-export type BuzzerResult =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type BuzzerResult = Result;
 
 type TimerKind = 'live' | 'decide' | 'auto-reset' | 'lamps';
 
@@ -153,7 +152,7 @@ export class BuzzerRuntime {
     if (!outcome.ok) {
       this.deps.log.refused(this.options.tableId, action, outcome.code, outcome.message);
       this.deps.log.commit();
-      return { ok: false, code: outcome.code, message: outcome.message };
+      return reject(outcome.code, outcome.message);
     }
     this.deps.log.action(this.options.tableId, action);
     this.deps.log.commit();

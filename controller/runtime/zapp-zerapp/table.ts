@@ -2,6 +2,7 @@
  * Zapp Zerapp's table behaviour (barrel-pads.ts decisions, lamps) behind the TableGame interface.
  */
 import type { SensorEvent } from '../../hardware/interface.ts';
+import { reject } from '../../kernel/result.ts';
 import { describeMoves, type ZappState } from '../../rules/zapp-zerapp/index.ts';
 import { zappLamps } from './lamps.ts';
 import { padsClear, type Pads } from '../pads/pad-state.ts';
@@ -40,7 +41,7 @@ export function zappTable(ctx: ZappTableContext): TableGame {
       const state = raw as ZappState;
       // The same check the seat button makes (buttonIntents): a barrel left on a pad would count at the roll.
       if ((action.type === 'roll' || action.type === 'enter-dice') && state.phase === 'ROLL' && !padsClear(pads, stations)) {
-        return { code: 'PADS_NOT_CLEAR', message: 'put every barrel back on the mountain before the next roll' };
+        return reject('PADS_NOT_CLEAR', 'put every barrel back on the mountain before the next roll');
       }
       return null;
     },
