@@ -5,6 +5,7 @@
  * or with `rest: "PILE"` under the pile), so the card-place invariant holds. Every problem is reported at once
  * as `BAD_SETUP`.
  */
+import { isObj, type Obj } from '../common/json-guards.ts';
 import { applied, type Outcome } from '../common/outcome.ts';
 import { seedRng } from '../../kernel/random.ts';
 import { allCards, CARD_KINDS, copiesOf, inDeck, type CardKind } from './cards.ts';
@@ -16,17 +17,12 @@ import { refuse, type K21RejectionCode } from './rejections.ts';
 import { nextActive } from './seats.ts';
 import type { Direction, HiddenCards, Killer21State, Phase, PileRecord } from './state.ts';
 
-type Obj = Record<string, unknown>;
 type Result = Outcome<Killer21State, Killer21Event, K21RejectionCode>;
 
 const KEYS = new Set([
   'players', 'config', 'seed', 'lives', 'hands', 'pile', 'deck', 'rest', 'total', 'turn', 'dealer', 'direction', 'round',
   'unseen', 'phase',
 ]);
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Resolves card entries: explicit ids first (so kinds never take them), then kinds in order of appearance. */
 class CardResolver {
