@@ -2,6 +2,7 @@
  * The buzzer tables' answers to the `buzzer/…` requests (docs/mqtt.md). A buzzer request to a game table is
  * answered `NOT_AVAILABLE`; refusals of the logic keep their stable codes (docs/buzzer.md).
  */
+import { reject, type Rejection } from '../kernel/result.ts';
 import type { BuzzerResult, BuzzerRuntime } from '../runtime/buzzer/buzzer-runtime.ts';
 import type { ControllerTransport, HandlerResult, RequestName } from '../transport/index.ts';
 
@@ -13,8 +14,8 @@ export interface BuzzerHandlerDeps {
 
 type BuzzerRequest = Extract<RequestName, `buzzer/${string}`>;
 
-function notAvailable(table: string): { ok: false; code: string; message: string } {
-  return { ok: false, code: 'NOT_AVAILABLE', message: `table ${table} is not in buzzer mode` };
+function notAvailable(table: string): Rejection {
+  return reject('NOT_AVAILABLE', `table ${table} is not in buzzer mode`);
 }
 
 export function registerBuzzerHandlers(deps: BuzzerHandlerDeps): void {

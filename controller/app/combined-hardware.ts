@@ -4,6 +4,7 @@
  * of all of them reach every listener; a lamp goes to whichever part knows the station.
  */
 import type { CommandResult, LampPattern, SensorEvent, StationHealth, StationId, TableHardware } from '../hardware/interface.ts';
+import { reject } from '../kernel/result.ts';
 
 export class CombinedHardware implements TableHardware {
   constructor(
@@ -40,7 +41,7 @@ export class CombinedHardware implements TableHardware {
 
   setLamp(station: StationId, pattern: LampPattern): Promise<CommandResult> {
     const owner = this.parts.find((p) => this.stationsOf(p).includes(station)) ?? this.parts[0];
-    if (owner === undefined) return Promise.resolve({ ok: false, code: 'UNKNOWN_STATION', message: `no station ${station}` });
+    if (owner === undefined) return Promise.resolve(reject('UNKNOWN_STATION', `no station ${station}`));
     return owner.setLamp(station, pattern);
   }
 }

@@ -2,6 +2,7 @@
  * The table runtime's log port on top of the SQLite event log (controller/persistence). Game ids are the
  * log's integers, carried as strings by the runtime.
  */
+import { reject } from '../kernel/result.ts';
 import { rebuildGame, type EventLog } from '../persistence/index.ts';
 import type { RuntimeLog } from '../runtime/ports.ts';
 
@@ -28,12 +29,12 @@ export function runtimeLogOf(log: EventLog): RuntimeLog {
     undoLast(tableId, gameId, by, reason) {
       const id = Number(gameId);
       const last = log.lastActionInForce(id);
-      if (last === undefined) return { ok: false, code: 'NOTHING_TO_UNDO', message: 'no action to undo in this game' };
+      if (last === undefined) return reject('NOTHING_TO_UNDO', 'no action to undo in this game');
       const undone = log.appendCorrection(tableId, id, { by, reason: reason ?? 'undo', action: { type: 'undo', seq: last } });
       if (!undone.ok) return undone;
       log.commit();
       const rebuilt = rebuildGame(log, id);
-      if (!rebuilt.ok) return { ok: false, code: rebuilt.code, message: rebuilt.message };
+      if (!rebuilt.ok) return reject(rebuilt.code, rebuilt.message);
       return { ok: true, undoneSeq: last, state: rebuilt.state };
     },
     endGame: (gameId, result) => {

@@ -3,6 +3,7 @@
  * its stable code (the rules engines' rejection codes pass through unchanged).
  */
 import type { SimulatedTable } from '../hardware/simulated/index.ts';
+import { reject } from '../kernel/result.ts';
 import type { ZappState } from '../rules/zapp-zerapp/index.ts';
 import type { ZipZapState } from '../rules/zip-zap/index.ts';
 import type { RuntimeResult } from '../runtime/table-runtime.ts';
@@ -36,7 +37,7 @@ export interface HandlerDeps {
 }
 
 function answer<N extends RequestName>(result: RuntimeResult, data: () => Parameters<typeof ok<N>>[0]): HandlerResult<N> {
-  return result.ok ? ok<N>(data()) : { ok: false, code: result.code, message: result.message };
+  return result.ok ? ok<N>(data()) : reject(result.code, result.message);
 }
 
 function ok<N extends RequestName>(data: Extract<HandlerResult<N>, { ok: true }>['data']): HandlerResult<N> {
@@ -55,11 +56,11 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
   const on = <N extends RequestName>(name: N, handler: RequestHandler<N>): void => {
     transport.onRequest(name, async (p, c) => {
       const found = hosts.get(c.table);
-      if (!found) return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} runs no game: ${name} does not apply` };
+      if (!found) return reject('NOT_AVAILABLE', `table ${c.table} runs no game: ${name} does not apply`);
       const games = GAMES_OF_REQUEST.get(name);
       const playing = found.runtime.options.game;
       if (games !== undefined && !getGame(playing).requests.includes(name)) {
-        return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} plays ${playing}: ${name} is a ${games.join(' or ')} request` };
+        return reject('NOT_AVAILABLE', `table ${c.table} plays ${playing}: ${name} is a ${games.join(' or ')} request`);
       }
       return handler(p, c);
     });
@@ -73,7 +74,7 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
     // that the table, as configured, cannot continue after a restart.
     const mode = host(c.table).config.mode;
     if (p.game !== mode) {
-      return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} is set up for ${mode}; change its mode in the configuration to play ${p.game}` };
+      return reject('NOT_AVAILABLE', `table ${c.table} is set up for ${mode}; change its mode in the configuration to play ${p.game}`);
     }
     const options = { ...(p.seed === undefined ? {} : { seed: p.seed }), ...(p.config ? { config: p.config } : {}) };
     const result = host(c.table).newGame({ game: p.game, players: p.players, ...options });
@@ -108,7 +109,7 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
   )));
   on('remove-station', async (p, c) => {
     if (!stationsOf(host(c.table).config).includes(p.station)) {
-      return { ok: false, code: 'UNKNOWN_STATION', message: `${p.station} is not a station of table ${c.table}` };
+      return reject('UNKNOWN_STATION', `${p.station} is not a station of table ${c.table}`);
     }
     const result = host(c.table).runtime.removeStation(p.station, c.identity.id);
     if (result.ok) await transport.table(c.table).clearHealth(p.station);
@@ -121,10 +122,10 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
     on('simulated-hand', async (p, c) => {
       const found = host(c.table);
       const seat = found.seats.find((s) => s.station === p.station);
-      if (seat === undefined) return { ok: false, code: 'NOT_A_SEAT', message: `${p.station} is not a seat playing at table ${c.table}` };
-      if (seat.bot && deps.botsPlay === true) return { ok: false, code: 'BOT_SEAT', message: `a bot plays ${seat.id}: its hand stays hidden` };
+      if (seat === undefined) return reject('NOT_A_SEAT', `${p.station} is not a seat playing at table ${c.table}`);
+      if (seat.bot && deps.botsPlay === true) return reject('BOT_SEAT', `a bot plays ${seat.id}: its hand stays hidden`);
       const hand = getGame(found.runtime.options.game).knownHand?.(found.runtime.engineState(), seat.id);
-      if (hand === undefined) return { ok: false, code: 'NOT_AVAILABLE', message: `${found.runtime.options.game} has no hands` };
+      if (hand === undefined) return reject('NOT_AVAILABLE', `${found.runtime.options.game} has no hands`);
       const data = { station: p.station, player: seat.id, known: hand.complete, cards: [...hand.cards] };
       return Promise.resolve({ ok: true, data });
     });
@@ -133,9 +134,9 @@ export function registerRequestHandlers(deps: HandlerDeps): void {
       const game = hosts.get(c.table);
       const stations = game === undefined ? deps.buzzerStations?.get(c.table)
         : game.config.seats.map((s) => s.station).concat(game.config.pileStation ?? []);
-      if (stations === undefined) return { ok: false, code: 'NOT_AVAILABLE', message: `table ${c.table} has no simulated stations` };
+      if (stations === undefined) return reject('NOT_AVAILABLE', `table ${c.table} has no simulated stations`);
       if (!stations.includes(p.station)) {
-        return { ok: false, code: 'UNKNOWN_STATION', message: `${p.station} is not a station of table ${c.table}` };
+        return reject('UNKNOWN_STATION', `${p.station} is not a station of table ${c.table}`);
       }
       if (game === undefined) {
         // A buzzer table's buttons: the press is answered once sent (the buzzer runtime has its own answers).

@@ -8,6 +8,7 @@
  * read in their public form: the requester learns nothing a viewer of the event stream could not.
  */
 import type { SensorEvent, StationId } from '../hardware/interface.ts';
+import { reject, type Result } from '../kernel/result.ts';
 import type { GameId } from '../rules/engine.ts';
 import { getEngine } from '../rules/games.ts';
 import type { PendingEvent } from '../runtime/ports.ts';
@@ -20,16 +21,13 @@ export const SENSOR_WAIT_MS = 4000;
 /** After a tag arrived on a seat pad, how long the answer waits for its weight to settle (placements need it). */
 export const SETTLE_WAIT_MS = 1500;
 
-export type SimulateOutcome =
-  | {
-    readonly ok: true;
-    /** `applied`: the game changed; `violation`: the table reported one; `unchanged`: nothing to do; `done`: no reading to wait for. */
-    readonly outcome: 'applied' | 'violation' | 'unchanged' | 'done';
-    readonly message: string;
-    /** The public events the op led to, by type. */
-    readonly events: readonly string[];
-  }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type SimulateOutcome = Result<{
+  /** `applied`: the game changed; `violation`: the table reported one; `unchanged`: nothing to do; `done`: no reading to wait for. */
+  readonly outcome: 'applied' | 'violation' | 'unchanged' | 'done';
+  readonly message: string;
+  /** The public events the op led to, by type. */
+  readonly events: readonly string[];
+}>;
 
 /** The sensor events an op is answered after: every tag leaving (lift), a tag arriving (place, tap), the button. */
 interface Expectation {
@@ -110,11 +108,8 @@ export async function simulateAndWait(options: {
         judgeNow();
         return;
       }
-      finish({
-        ok: false, code: 'NOT_SEEN',
-        message: `the table did not read ${WHAT[op]} on ${station} within ${(options.sensorWaitMs ?? SENSOR_WAIT_MS) / 1000} s`
-          + ' (a card still lying on the pad is not read again; is the station plugged in?)',
-      });
+      finish(reject('NOT_SEEN', `the table did not read ${WHAT[op]} on ${station} within ${(options.sensorWaitMs ?? SENSOR_WAIT_MS) / 1000} s`
+        + ' (a card still lying on the pad is not read again; is the station plugged in?)'));
     }, options.sensorWaitMs ?? SENSOR_WAIT_MS);
     const stop = runtime.watchOutcomes((outcome) => {
       const cause = outcome.cause;
@@ -197,16 +192,16 @@ export function judge(game: GameId, outcomes: readonly InputOutcome[]): Simulate
       const e = pending.event as { type?: unknown; card?: unknown; code?: unknown; message?: unknown };
       if (pending.source !== 'engine' || e.type !== 'PLAY_REJECTED') continue;
       const action = e.card === null || e.card === undefined ? 'zap' : 'play';
-      const shown = engine.publicRejection({ type: action }, { ok: false, code: text(e.code), message: text(e.message) });
+      const shown = engine.publicRejection({ type: action }, reject(text(e.code), text(e.message)));
       refusals.push({ action, code: shown.code, message: shown.message });
     }
   }
   const changed = outcomes.some((o) => o.changed);
   const refusal = refusals[0];
-  if (refusal !== undefined) return { ok: false, code: refusal.code, message: refusal.message };
+  if (refusal !== undefined) return reject(refusal.code, refusal.message);
   const notices = events.filter((e) => e.type === 'NOTICE');
   const notice = notices[0];
-  if (notice !== undefined && !changed) return { ok: false, code: text(notice.code), message: text(notice.message) };
+  if (notice !== undefined && !changed) return reject(text(notice.code), text(notice.message));
   const violation = events.find((e) => e.type === 'VIOLATION_REPORTED');
   if (violation !== undefined) {
     return {

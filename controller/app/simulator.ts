@@ -3,22 +3,21 @@
  * simulated stations send real protocol lines through the real serial driver.
  */
 import type { SimulatedTable } from '../hardware/simulated/index.ts';
+import { reject, type Result } from '../kernel/result.ts';
 import { cardInfo } from '../rules/zip-zap/index.ts';
 import { EVERY_ITEM, itemKey, type Item } from '../runtime/registry/items.ts';
 import { simulatedGrams, simulatedUid } from './simulated-items.ts';
 
 export type SimulatorOp = 'place' | 'lift' | 'tap' | 'press' | 'unplug' | 'plug' | 'reset';
 
-export type SimulatorResult = { readonly ok: true } | { readonly ok: false; readonly code: string; readonly message: string };
+export type SimulatorResult = Result;
 
 /** What an op will do, checked before anything happens: the tags it puts down or takes away, and the act itself. */
-export type PreparedOp =
-  | {
-    readonly ok: true; readonly uids: readonly string[]; readonly hasScale: boolean; readonly act: () => void;
-    /** The station is unplugged (or booting): the act happens in the world, but the table reads nothing now. */
-    readonly offline: boolean;
-  }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type PreparedOp = Result<{
+  readonly uids: readonly string[]; readonly hasScale: boolean; readonly act: () => void;
+  /** The station is unplugged (or booting): the act happens in the world, but the table reads nothing now. */
+  readonly offline: boolean;
+}>;
 
 /**
  * The item as the tag registry knows it. A ZAP card is kind `zap` there (`zap:Z1`); the panel once sent it as
@@ -35,20 +34,20 @@ export function normaliseItem(item: Item): Item | undefined {
 export function prepareSimulatorOp(
   table: SimulatedTable, station: string, op: SimulatorOp, given?: Item, grams?: number, padTags: readonly string[] = [],
 ): PreparedOp {
-  if (!table.names().includes(station)) return { ok: false, code: 'UNKNOWN_STATION', message: `no simulated station ${station}` };
+  if (!table.names().includes(station)) return reject('UNKNOWN_STATION', `no simulated station ${station}`);
   // `lift` without an item clears the pad (the simulator panel's Lift button: whatever lies there goes back).
   const needsItem = op === 'place' || op === 'tap';
-  if (needsItem && given === undefined) return { ok: false, code: 'ITEM_REQUIRED', message: `${op} needs an item` };
+  if (needsItem && given === undefined) return reject('ITEM_REQUIRED', `${op} needs an item`);
   const item = given === undefined ? undefined : normaliseItem(given);
   if (given !== undefined && item === undefined) {
-    return { ok: false, code: 'UNKNOWN_ITEM', message: `${JSON.stringify(given)} is not a barrel or card of the games` };
+    return reject('UNKNOWN_ITEM', `${JSON.stringify(given)} is not a barrel or card of the games`);
   }
   const sim = table.station(station);
   const kind = sim.config.kind;
   // An item can be put on or taken off an unplugged station's pad (the world goes on); the station reads it
   // once it is back.
   const offline = !sim.running;
-  if (op === 'press' && kind !== 'seat') return { ok: false, code: 'NO_BUTTON', message: `${station} is a ${kind} station: it has no button` };
+  if (op === 'press' && kind !== 'seat') return reject('NO_BUTTON', `${station} is a ${kind} station: it has no button`);
   const uid = item === undefined ? undefined : simulatedUid(item);
   const hasScale = kind === 'seat';
   const ready = (uids: readonly string[], act: () => void): PreparedOp => ({ ok: true, uids, hasScale, act, offline });

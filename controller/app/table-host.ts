@@ -3,6 +3,7 @@
  * changes the game or the seats (the stations stay; which seats play and which game they play change).
  */
 import type { SeatConfig, TableConfig } from '../config/index.ts';
+import { reject } from '../kernel/result.ts';
 import type { GameId } from '../rules/engine.ts';
 import type { RecoveredGame, RuntimeResult, TableRuntime, TableRuntimeDeps } from '../runtime/table-runtime.ts';
 import { getEngine } from '../rules/games.ts';
@@ -64,7 +65,7 @@ export class TableHost {
     const seats: SeatConfig[] = [];
     for (const player of params.players) {
       const seat = this.config.seats.find((s) => s.id === player);
-      if (!seat) return { ok: false, code: 'UNKNOWN_SEAT', message: `${player} is not a seat of table ${this.config.id}` };
+      if (!seat) return reject('UNKNOWN_SEAT', `${player} is not a seat of table ${this.config.id}`);
       seats.push(seat);
     }
     const colours = (params.config?.colours ?? {}) as Record<string, unknown>;
@@ -80,7 +81,7 @@ export class TableHost {
     const seed = params.seed ?? this.nextSeed();
     // Check the new set-up with the engine before the running game is retired: a refused set-up changes nothing.
     const check = getEngine(params.game).setup({ ...engineRules(next), players: params.players }, seed);
-    if (!check.ok) return { ok: false, code: check.code, message: check.message };
+    if (!check.ok) return reject(check.code, check.message);
     const runtime = buildTableRuntime(next, this.parts, this.deps, this.nextSeed);
     this.current.retire();
     const started = runtime.newGame({ seed });

@@ -23,6 +23,7 @@ import { connectAsync } from 'mqtt';
 import { stationHardwareOf } from '../app/station-hardware.ts';
 import { validateConfig, type ZaptableConfig } from '../config/index.ts';
 import { silentLogger } from '../hardware/serial/logger.ts';
+import { summarise } from '../kernel/stats.ts';
 import { EventLog } from '../persistence/index.ts';
 import { simulatedTablesOverMqtt } from './simulated-tables.ts';
 import { ControllerTransport, EmbeddedBroker } from '../transport/index.ts';
@@ -38,11 +39,6 @@ export interface BuzzerLatencyFigures {
 
 const secret = (): string => randomBytes(18).toString('base64url');
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
-}
 
 /** One buzzer table `bench`: Ana on seat-1, Ben on seat-2, on the simulated table. */
 function benchConfig(arbitrationWindowMs: number): ZaptableConfig {
@@ -147,11 +143,8 @@ export async function runBuzzerLatency(
       if (i % 20 === 0) onProgress(`latency ${i}/${samples + warmUp}`);
       await sleep(60);
     }
-    latencies.sort((a, b) => a - b);
-    return {
-      samples: latencies.length, lost, arbitrationWindowMs,
-      p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99), maxMs: latencies.at(-1) ?? NaN,
-    };
+    const s = summarise(latencies);
+    return { samples: s.count, lost, arbitrationWindowMs, p50Ms: s.p50, p99Ms: s.p99, maxMs: s.max };
   } finally {
     for (const fn of cleanups.reverse()) {
       try {

@@ -12,7 +12,7 @@ import {
   DEFAULT_FIRMATA_LATENCY, ReportWindow, backlogWindowUs, hostEventTime, latencyBounds, reportTransferUs, type LatencyModel,
 } from '../hardware/buzzer-hub/host-timestamp.ts';
 import type { EventTime } from '../hardware/interface.ts';
-import { SeededRandom } from '../hardware/clock/seeded-random.ts';
+import { SeededRandom } from '../kernel/random.ts';
 import { deliverToHost } from './sim/simulated-host.ts';
 import type { LinkModel } from './sim/simulated-link.ts';
 

@@ -35,6 +35,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { summarise } from '../kernel/stats.ts';
 import { mosquittoProblem } from './mosquitto.ts';
 import { BenchPipeline, LOAD_STATIONS, MEASURED_CARD_UID, MEASURED_STATION, type BrokerKind } from './pipeline.ts';
 
@@ -147,19 +148,9 @@ const MB = 1024 * 1024;
 
 const sleep = async (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
-}
-
-function summarise(latencies: number[], timeouts: number, elu: number): LatencyFigures {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const mean = sorted.length === 0 ? 0 : sorted.reduce((s, x) => s + x, 0) / sorted.length;
-  return {
-    samples: sorted.length, timeouts, elu,
-    p50Ms: percentile(sorted, 0.5), p90Ms: percentile(sorted, 0.9), p99Ms: percentile(sorted, 0.99),
-    maxMs: sorted.at(-1) ?? 0, meanMs: mean,
-  };
+function figuresOf(latencies: readonly number[], timeouts: number, elu: number): LatencyFigures {
+  const s = summarise(latencies);
+  return { samples: s.count, timeouts, elu, p50Ms: s.p50, p90Ms: s.p90, p99Ms: s.p99, maxMs: s.max, meanMs: s.mean };
 }
 
 /** Samples RSS every 50 ms (and on demand) and keeps the peak. */
@@ -247,7 +238,7 @@ async function measureTaps(pipeline: BenchPipeline, samples: number): Promise<La
     // A pause of 0–2 ms, so taps do not fall into a fixed phase of the load's 1 ms writes.
     await sleep(i % 3);
   }
-  return summarise(latencies, timeouts, performance.eventLoopUtilization(elu0).utilization);
+  return figuresOf(latencies, timeouts, performance.eventLoopUtilization(elu0).utilization);
 }
 
 async function measureUnderLoad(pipeline: BenchPipeline, samples: number, rate: number): Promise<LoadFigures> {

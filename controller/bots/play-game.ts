@@ -3,7 +3,7 @@
  * demo table. Time is simulated: each action happens a random 50–800 ms after the one before, and carries
  * that time as `at`, so real-time games (Zip-Zap) see increasing timestamps.
  */
-import { nextInt, seedRng, type Rng } from '../rules/common/rng.ts';
+import { nextInt, seedRng, type Rng } from '../kernel/random.ts';
 import type { BaseAction, GameResult } from '../rules/engine.ts';
 import type { AnyEngine } from '../rules/games.ts';
 import { pickRandom } from './random-bot.ts';

@@ -3,7 +3,7 @@
  * Uniform choice over legal actions is enough to exercise every rule path, and it never plays an illegal
  * action, so every rejection in a simulation is a bug.
  */
-import { nextInt, type Rng } from '../rules/common/rng.ts';
+import { nextInt, type Rng } from '../kernel/random.ts';
 import type { BaseAction } from '../rules/engine.ts';
 
 /** Picks one of `actions` (non-empty). Returns the action and the next generator state. */

@@ -3,16 +3,13 @@
  * clock (times arrive in the actions), so replaying the logged actions rebuilds any moment exactly — the
  * basis of recovery after a restart and of settling disputes.
  */
+import { reject } from '../kernel/result.ts';
 import { decide } from './decide.ts';
 import { applyPress } from './press.ts';
 import { contestantOf, entrantOf, membersOf, scorerOf } from './setup.ts';
 import type { ActionTime, BuzzerAction, BuzzerEvent, BuzzerOutcome, BuzzerState, Lockout } from './types.ts';
 
 const NO_TIMERS = { liveAtUs: null, decideAtUs: null, autoResetAtUs: null } as const;
-
-function reject(code: Extract<BuzzerOutcome, { ok: false }>['code'], message: string): BuzzerOutcome {
-  return { ok: false, code, message };
-}
 
 /** Arms: a new question after a reset or a closed one, else the next round of the open question. */
 function arm(state: BuzzerState, at: ActionTime, by: string, read: boolean): { state: BuzzerState; events: BuzzerEvent[] } {

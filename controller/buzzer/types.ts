@@ -8,10 +8,10 @@
  * - a **question** runs from an `arm` (after a reset, a correct answer or at the start) until it is closed;
  *   a wrong answer may re-arm the same question (a new **round**).
  *
- * This file imports only the kernel's time type, so the transport (and the dashboard through it) can take the view
- * types.
+ * This file imports only the kernel (pure), so the transport (and the dashboard through it) can take the view types.
  */
 import type { EventTime } from '../kernel/event-time.ts';
+import type { Result } from '../kernel/result.ts';
 
 /**
  * How a contestant's press was stamped: the kernel's `EventTime`, every field kept. Its `uncertaintyUs` is finite
@@ -244,9 +244,7 @@ type SameTypes<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : fals
 const _eventTypesComplete: SameTypes<(typeof BUZZER_EVENT_TYPES)[number], BuzzerEventType> = true;
 
 /** The outcome of applying an action: a new state and events, or a rejection with a stable code. */
-export type BuzzerOutcome =
-  | { readonly ok: true; readonly state: BuzzerState; readonly events: readonly BuzzerEvent[] }
-  | { readonly ok: false; readonly code: BuzzerRejection; readonly message: string };
+export type BuzzerOutcome = Result<{ readonly state: BuzzerState; readonly events: readonly BuzzerEvent[] }, BuzzerRejection>;
 
 /** Stable rejection codes (docs/buzzer.md). */
 export type BuzzerRejection =

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Invalid } from '../kernel/result.ts';
 import { CONFIG_FILE_ENV, DEFAULT_CONFIG_FILE } from './defaults.ts';
 import { applyEnvOverrides, type Env } from './env-overrides.ts';
 import { configError, type ConfigError } from './errors.ts';
@@ -40,7 +41,7 @@ export type LoadResult =
     /** The file read, or undefined when the built-in defaults were used. */
     readonly file: string | undefined;
   }
-  | { readonly ok: false; readonly errors: ConfigError[]; readonly file: string | undefined };
+  | (Invalid<ConfigError> & { readonly file: string | undefined });
 
 export const randomSecret = (): string => randomBytes(24).toString('base64url');
 

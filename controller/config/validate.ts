@@ -4,6 +4,7 @@
  * mistakes), derived defaults, cross-field checks, then each game table's `rules` through its engine.
  */
 import { Ajv } from 'ajv';
+import type { Checked } from '../kernel/result.ts';
 import { checkRules } from './check-rules.ts';
 import { checkSystem } from './check-system.ts';
 import { checkTables } from './check-tables.ts';
@@ -16,9 +17,7 @@ import { ZaptableSchema, type ZaptableConfig } from './schema.ts';
 import { missingSecrets } from './secrets.ts';
 import { houseRuleNotes } from './house-rules.ts';
 
-export type ValidationResult =
-  | { readonly ok: true; readonly config: ZaptableConfig; readonly notes: string[] }
-  | { readonly ok: false; readonly errors: ConfigError[] };
+export type ValidationResult = Checked<{ readonly config: ZaptableConfig; readonly notes: string[] }, ConfigError>;
 
 // coerceTypes stays off: the file's values are taken as written ("1883" in quotes is a mistake worth
 // reporting). Text from environment variables is converted by env-overrides.ts, by the key's type.

@@ -8,6 +8,7 @@
 import {
   isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Alias, type Document, type Node,
 } from 'yaml';
+import type { Checked } from '../kernel/result.ts';
 import { configError, type ConfigError } from './errors.ts';
 
 export interface Position {
@@ -15,9 +16,10 @@ export interface Position {
   readonly column: number;
 }
 
-export type ParsedYaml =
-  | { readonly ok: true; readonly value: unknown; readonly locate: (path: string) => Position | undefined }
-  | { readonly ok: false; readonly errors: ConfigError[] };
+export type ParsedYaml = Checked<{
+  readonly value: unknown;
+  readonly locate: (path: string) => Position | undefined;
+}, ConfigError>;
 
 /** The node under a key or index, and where the key (or item) starts. */
 function child(node: unknown, segment: string): { node: unknown; offset: number | undefined } | undefined {

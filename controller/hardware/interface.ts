@@ -11,6 +11,7 @@
  * reports overlaps as ties.
  */
 import type { EventTime } from '../kernel/event-time.ts';
+import type { Result } from '../kernel/result.ts';
 
 /** A station's id as announced in its boot banner (not its port path: ports change, ids do not). */
 export type StationId = string;
@@ -122,9 +123,7 @@ export interface StationHealth {
 }
 
 /** The answer to a command sent to a station. */
-export type CommandResult =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type CommandResult = Result;
 
 /** The controller's monotonic clock in µs. Injected so that tests and simulations control time. */
 export interface Clock {

@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { percentile } from '../kernel/stats.ts';
 import type { Durability } from './database.ts';
 import { EventLog } from './event-log.ts';
 import type { LoggableSensorEvent } from './rows.ts';
@@ -48,10 +49,6 @@ function bytesWritten(): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 }
 
 function fileSize(file: string): number {
@@ -105,7 +102,7 @@ export function benchEventLog(n: number, options: EventLogBenchOptions = {}): Ev
     commits.sort((a, b) => a - b);
     const figures: EventLogBenchFigures = {
       events: n, batch, durability, seconds, eventsPerSecond: n / seconds,
-      commitP50Us: percentile(commits, 0.5), commitP99Us: percentile(commits, 0.99), commitMaxUs: commits.at(-1) ?? 0,
+      commitP50Us: percentile(commits, 50), commitP99Us: percentile(commits, 99), commitMaxUs: commits.at(-1) ?? 0,
       bytesPerEvent, writtenPerEvent,
     };
     options.print?.(`event log: ${n} sensor events in ${(seconds * 1000).toFixed(0)} ms = ${Math.round(figures.eventsPerSecond)} events/s`

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { reject, type Result } from '../kernel/result.ts';
 import { toLogError, type EventLogErrorCode } from './errors.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
 
@@ -33,9 +34,7 @@ export interface OpenOptions {
   readonly readonly?: boolean;
 }
 
-export type OpenDatabaseResult =
-  | { readonly ok: true; readonly db: Database.Database }
-  | { readonly ok: false; readonly code: EventLogErrorCode; readonly message: string };
+export type OpenDatabaseResult = Result<{ readonly db: Database.Database }, EventLogErrorCode>;
 
 function integrityProblems(db: Database.Database, check: 'quick' | 'full'): string[] {
   const pragma = check === 'quick' ? 'quick_check(20)' : 'integrity_check(20)';
@@ -47,15 +46,15 @@ function integrityProblems(db: Database.Database, check: 'quick' | 'full'): stri
 function migrate(db: Database.Database, file: string, readonly: boolean): OpenDatabaseResult | undefined {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
-    return { ok: false, code: 'LOG_TOO_NEW', message: `${file} has schema version ${version}; this zaptable knows up to ${SCHEMA_VERSION}` };
+    return reject('LOG_TOO_NEW', `${file} has schema version ${version}; this zaptable knows up to ${SCHEMA_VERSION}`);
   }
   if (version === 0) {
     // A version-0 file with tables belongs to something else: do not add ours to it.
     const tables = db.prepare('SELECT count(*) FROM sqlite_master').pluck().get() as number;
-    if (tables > 0 || readonly) return { ok: false, code: 'LOG_UNREADABLE', message: `${file} is not a zaptable event log` };
+    if (tables > 0 || readonly) return reject('LOG_UNREADABLE', `${file} is not a zaptable event log`);
   }
   if (version < SCHEMA_VERSION && readonly) {
-    return { ok: false, code: 'LOG_UNREADABLE', message: `${file} has schema version ${version}; open it read-write once to migrate` };
+    return reject('LOG_UNREADABLE', `${file} has schema version ${version}; open it read-write once to migrate`);
   }
   for (let v = version; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
@@ -78,7 +77,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenDatab
     const problems = check === 'none' ? [] : integrityProblems(db, check);
     if (problems.length > 0) {
       db.close();
-      return { ok: false, code: 'LOG_CORRUPT', message: `${file} failed the integrity check: ${problems.slice(0, 3).join('; ')}; it was left untouched` };
+      return reject('LOG_CORRUPT', `${file} failed the integrity check: ${problems.slice(0, 3).join('; ')}; it was left untouched`);
     }
     if (!readonly) db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.durability === 'power' ? 'FULL' : 'NORMAL'}`);
@@ -92,6 +91,6 @@ export function openDatabase(file: string, options: OpenOptions = {}): OpenDatab
   } catch (error) {
     db?.close();
     const e = toLogError(error, file, 'LOG_UNREADABLE');
-    return { ok: false, code: e.code, message: e.detail };
+    return reject(e.code, e.detail);
   }
 }

@@ -12,6 +12,7 @@
  * A killed process loses at most the uncommitted batch, and nothing of that batch was published.
  */
 import type Database from 'better-sqlite3';
+import { reject, type Result } from '../kernel/result.ts';
 import type { BaseAction, GameId, GameResult } from '../rules/engine.ts';
 import { IdleCheckpointer, type CheckpointOptions } from './checkpointer.ts';
 import { openDatabase, type OpenOptions } from './database.ts';
@@ -42,13 +43,9 @@ export interface CommitInfo {
   readonly lastSeq: number;
 }
 
-export type OpenResult =
-  | { readonly ok: true; readonly log: EventLog }
-  | { readonly ok: false; readonly code: EventLogErrorCode; readonly message: string };
+export type OpenResult = Result<{ readonly log: EventLog }, EventLogErrorCode>;
 
-export type CorrectionResult =
-  | { readonly ok: true; readonly seq: number }
-  | { readonly ok: false; readonly code: 'BAD_CORRECTION' | 'NOTHING_TO_UNDO' | 'UNDO_NOT_LAST'; readonly message: string };
+export type CorrectionResult = Result<{ readonly seq: number }, 'BAD_CORRECTION' | 'NOTHING_TO_UNDO' | 'UNDO_NOT_LAST'>;
 
 export interface NewGame {
   readonly tableId: string;
@@ -135,7 +132,7 @@ export class EventLog {
     } catch (error) {
       opened.db.close();
       const e = toLogError(error, file, 'LOG_UNREADABLE');
-      return { ok: false, code: e.code, message: e.detail };
+      return reject(e.code, e.detail);
     }
   }
 
@@ -209,13 +206,13 @@ export class EventLog {
     const open = this.openGame(tableId, gameId);
     const c = correction as Partial<Correction> | null;
     if (typeof c?.by !== 'string' || c.by === '' || typeof c.reason !== 'string' || c.action?.type !== 'undo' || !Number.isInteger(c.action.seq)) {
-      return { ok: false, code: 'BAD_CORRECTION', message: 'a correction needs "by", "reason" and an action {type: "undo", seq}' };
+      return reject('BAD_CORRECTION', 'a correction needs "by", "reason" and an action {type: "undo", seq}');
     }
     const last = open.actions.at(-1);
-    if (last === undefined) return { ok: false, code: 'NOTHING_TO_UNDO', message: `game ${gameId} has no action to undo` };
+    if (last === undefined) return reject('NOTHING_TO_UNDO', `game ${gameId} has no action to undo`);
     if (last !== correction.action.seq) {
       const message = `only the last action in force (seq ${last}) can be undone, not seq ${correction.action.seq}`;
-      return { ok: false, code: 'UNDO_NOT_LAST', message };
+      return reject('UNDO_NOT_LAST', message);
     }
     return this.write(() => {
       const seq = this.insert(tableId, gameId, 'correction', null, { by: correction.by, reason: correction.reason, action: correction.action });

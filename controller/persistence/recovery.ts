@@ -4,6 +4,7 @@
  * state is exactly the one the killed controller had committed. A snapshot, when one is still valid, replaces
  * the replay of the actions it covers.
  */
+import { reject, type Rejection, type Result } from '../kernel/result.ts';
 import type { GameId } from '../rules/engine.ts';
 import { getEngine } from '../rules/games.ts';
 import { effectiveActions, effectiveSeqs } from './effective-actions.ts';
@@ -30,13 +31,10 @@ export interface RebuiltGame {
   readonly fromSnapshot: number | null;
 }
 
-export interface RebuildFailure {
-  readonly ok: false;
+/** BAD_SETUP: the engine refused the logged setup; REPLAY_REJECTED: a logged action no longer applies. */
+export interface RebuildFailure extends Rejection<'NO_SUCH_GAME' | 'BAD_SETUP' | 'REPLAY_REJECTED' | 'LOG_CORRUPT'> {
   readonly tableId: string;
   readonly gameId: number;
-  /** BAD_SETUP: the engine refused the logged setup; REPLAY_REJECTED: a logged action no longer applies. */
-  readonly code: 'NO_SUCH_GAME' | 'BAD_SETUP' | 'REPLAY_REJECTED' | 'LOG_CORRUPT';
-  readonly message: string;
   /** The seq of the action that failed to replay. */
   readonly seq?: number;
 }
@@ -49,21 +47,21 @@ function validSnapshot(snapshots: readonly SnapshotRow[], inForce: readonly numb
 }
 
 function replay(record: GameRecord, steps: readonly StepRow[], snapshot: SnapshotRow | undefined):
-  { ok: true; state: unknown } | { ok: false; code: 'BAD_SETUP' | 'REPLAY_REJECTED'; message: string; seq?: number } {
+  Result<{ state: unknown }, 'BAD_SETUP'> | (Rejection<'REPLAY_REJECTED'> & { seq: number }) {
   const engine = getEngine(record.game);
   let state: unknown;
   if (snapshot === undefined) {
     const setup = engine.setup(record.config, record.seed);
-    if (!setup.ok) return { ok: false, code: 'BAD_SETUP', message: `setup rejected: ${setup.code}: ${setup.message}` };
+    if (!setup.ok) return reject('BAD_SETUP', `setup rejected: ${setup.code}: ${setup.message}`);
     state = setup.state;
   } else {
     state = parseJson(snapshot.state, `snapshot ${record.id}/${snapshot.seq}`);
   }
   for (const { seq, action } of effectiveActions(steps, snapshot?.seq ?? 0)) {
     const parsed = engine.parseAction(action);
-    if ('error' in parsed) return { ok: false, code: 'REPLAY_REJECTED', message: `action at seq ${seq}: ${parsed.error}`, seq };
+    if ('error' in parsed) return { ...reject('REPLAY_REJECTED', `action at seq ${seq}: ${parsed.error}`), seq };
     const outcome = engine.apply(state, parsed);
-    if (!outcome.ok) return { ok: false, code: 'REPLAY_REJECTED', message: `action at seq ${seq}: ${outcome.code}: ${outcome.message}`, seq };
+    if (!outcome.ok) return { ...reject('REPLAY_REJECTED', `action at seq ${seq}: ${outcome.code}: ${outcome.message}`), seq };
     state = outcome.state;
   }
   return { ok: true, state };

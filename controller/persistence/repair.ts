@@ -13,6 +13,7 @@
  */
 import { existsSync, renameSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { reject, type Rejection } from '../kernel/result.ts';
 import { openDatabase } from './database.ts';
 import { emptyTables, LOG_TABLE_COLUMNS, readLogPages, rowLooksWhole, type LogTableName, type RawRow } from './page-reader.ts';
 
@@ -44,7 +45,7 @@ export interface ReadableRows {
 export type RepairResult =
   | { readonly ok: true; readonly copied: Readonly<Record<string, number>>; readonly unreadable: Readonly<Record<string, number>>;
     readonly rebuiltGames: number; readonly damagedCopy: string; }
-  | { readonly ok: false; readonly code: 'LOG_UNREADABLE' | 'LOG_CORRUPT'; readonly message: string };
+  | Rejection<'LOG_UNREADABLE' | 'LOG_CORRUPT'>;
 
 function readTable(db: Database.Database, name: string, key: string): { rows: Map<number, RawRow>; failed: number } {
   const rows = new Map<number, RawRow>();
@@ -193,12 +194,12 @@ function finish(
  * `<file>.damaged-<time>`. The controller must not be running on the file.
  */
 export function repairLog(file: string, now: () => number = Date.now): RepairResult {
-  if (!existsSync(file)) return { ok: false, code: 'LOG_UNREADABLE', message: `${file} does not exist` };
+  if (!existsSync(file)) return reject('LOG_UNREADABLE', `${file} does not exist`);
   const readable = exportReadable(file);
-  if ('error' in readable) return { ok: false, code: 'LOG_UNREADABLE', message: readable.error };
+  if ('error' in readable) return reject('LOG_UNREADABLE', readable.error);
   const fresh = `${file}.repairing-${now()}`;
   const opened = openDatabase(fresh);
-  if (!opened.ok) return { ok: false, code: 'LOG_UNREADABLE', message: opened.message };
+  if (!opened.ok) return reject('LOG_UNREADABLE', opened.message);
   const db = opened.db;
   const copied: Record<string, number> = {};
   try {

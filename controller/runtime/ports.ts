@@ -4,6 +4,7 @@
  * runtime itself does no I/O.
  */
 import type { LampPattern, SensorEvent, StationId } from '../hardware/interface.ts';
+import type { Result } from '../kernel/result.ts';
 import type { BaseAction, GameId } from '../rules/engine.ts';
 
 export interface GameInfo {
@@ -28,9 +29,9 @@ export interface RuntimeLog {
    * Takes back the last action in force: records the undo and returns the game rebuilt from the log without
    * it (the log is the source of truth, so an undo survives a restart exactly like any other entry).
    */
-  undoLast(tableId: string, gameId: string, by: string, reason?: string):
-    | { readonly ok: true; readonly undoneSeq: number; readonly state: unknown }
-    | { readonly ok: false; readonly code: string; readonly message: string };
+  undoLast(
+    tableId: string, gameId: string, by: string, reason?: string,
+  ): Result<{ readonly undoneSeq: number; readonly state: unknown }>;
   endGame(gameId: string, result: unknown): void;
   /** Makes everything appended so far durable; the runtime publishes only after it returns. */
   commit(): void;

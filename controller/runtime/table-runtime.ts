@@ -6,6 +6,7 @@
  * Order of work for every input (principle 8): log the input → apply → log the action → commit → publish.
  */
 import type { Clock, EventTime, LampPattern, SensorEvent, StationId } from '../hardware/interface.ts';
+import { reject, type Result } from '../kernel/result.ts';
 import { PUBLIC } from '../rules/common/viewer.ts';
 import type { AnyEngine, BaseAction, GameId } from '../rules/engine.ts';
 import { getEngine } from '../rules/games.ts';
@@ -49,9 +50,7 @@ export interface RecoveredGame {
   readonly state: unknown;
 }
 
-export type RuntimeResult =
-  | { readonly ok: true; readonly data?: unknown }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type RuntimeResult = Result<{ readonly data?: unknown }>;
 
 /** A refusal as it may leave the process (the engine's `publicRejection`), with the action's type. */
 export interface PublicRefusalOf {
@@ -166,7 +165,7 @@ export class TableRuntime {
     const config = { ...this.options.rules, ...params.rules, players: this.options.players };
     const seed = params.seed ?? this.options.nextSeed();
     const setup = this.engine.setup(config, seed);
-    if (!setup.ok) return { ok: false, code: setup.code, message: setup.message };
+    if (!setup.ok) return reject(setup.code, setup.message);
     if (this.info && this.gameId !== '' && !this.engine.result(this.state).over) {
       this.deps.log.endGame(this.gameId, { abandoned: true, ...this.engine.result(this.state) });
     }
@@ -276,9 +275,9 @@ export class TableRuntime {
   /** Applies an engine action on a referee's request (roll, move, declare-stuck, next-round…). */
   requestAction(raw: unknown, by: string, asCorrection: boolean): RuntimeResult {
     const parsed = this.engine.parseAction(raw);
-    if ('error' in parsed) return { ok: false, code: parsed.code, message: parsed.error };
+    if ('error' in parsed) return reject(parsed.code, parsed.error);
     const waiting = this.options.tableGame.requestRefusal(this.state, this.pads, parsed);
-    if (waiting !== null) return { ok: false, ...waiting };
+    if (waiting !== null) return waiting;
     const action = parsed.at === undefined ? { ...parsed, at: this.nowMs() } : parsed;
     const result = this.apply(action);
     if (result.ok && asCorrection) {
@@ -292,7 +291,7 @@ export class TableRuntime {
 
   /** Takes back the last action in force; the game is rebuilt from the log without it. */
   undo(by: string, reason?: string): RuntimeResult {
-    if (this.gameId === '') return { ok: false, code: 'NOTHING_TO_UNDO', message: 'no game running' };
+    if (this.gameId === '') return reject('NOTHING_TO_UNDO', 'no game running');
     const undone = this.deps.log.undoLast(this.options.tableId, this.gameId, by, reason);
     if (!undone.ok) {
       this.flush();
@@ -308,7 +307,7 @@ export class TableRuntime {
 
   /** Takes a station out of the game (a faulty reader); its events are still logged but ignored. */
   removeStation(station: StationId, by: string, reason?: string): RuntimeResult {
-    if (this.removedStations.has(station)) return { ok: false, code: 'ALREADY_REMOVED', message: `${station} is already out of the game` };
+    if (this.removedStations.has(station)) return reject('ALREADY_REMOVED', `${station} is already out of the game`);
     this.removedStations.add(station);
     this.deps.log.correction(this.options.tableId, this.gameId, { kind: 'remove-station', by, reason, station });
     this.tableEvent({ type: 'STATION_REMOVED', station });
@@ -362,7 +361,7 @@ export class TableRuntime {
       this.capture?.refusals.push({ action: action.type, code: refusal.code, message: refusal.message });
       // The public refusal's sentence too: a page shows why, not just a code (it says no more than the code).
       this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: refusal.code, message: refusal.message });
-      return { ok: false, code: refusal.code, message: refusal.message };
+      return reject(refusal.code, refusal.message);
     }
     this.deps.log.action(this.options.tableId, this.gameId, action);
     this.state = outcome.state;

@@ -3,6 +3,7 @@
  * the actions applied, in order. Replaying a log reproduces the game exactly, because the engines are pure
  * and their randomness is seeded.
  */
+import type { Checked, Ok, Rejection } from '../kernel/result.ts';
 import type { BaseAction, GameId } from '../rules/engine.ts';
 import { GAME_IDS, getEngine, isGameId } from '../rules/games.ts';
 
@@ -14,11 +15,11 @@ export interface ActionLog {
 }
 
 export type ReplayResult =
-  | { readonly ok: true; readonly state: unknown; readonly applied: number }
-  | { readonly ok: false; readonly index: number; readonly code: string; readonly message: string; readonly state?: unknown };
+  | Ok<{ readonly state: unknown; readonly applied: number }>
+  | (Rejection & { readonly index: number; readonly state?: unknown });
 
 /** Checks the shape of a parsed JSON value; reports every problem at once. */
-export function parseActionLog(value: unknown): { ok: true; log: ActionLog } | { ok: false; errors: string[] } {
+export function parseActionLog(value: unknown): Checked<{ log: ActionLog }> {
   const errors: string[] = [];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, errors: ['(root): must be a JSON object'] };
   const v = value as Record<string, unknown>;

@@ -3,6 +3,7 @@
  * and cases of actions with expected results. `parseScenario` checks the shape of an unknown JSON value and
  * reports every problem at once, each with its path.
  */
+import type { Checked } from '../kernel/result.ts';
 import { GAME_IDS, isGameId } from '../rules/games.ts';
 import type { GameId } from '../rules/engine.ts';
 
@@ -71,7 +72,7 @@ function checkExpectation(v: unknown, path: string, errors: string[], final: boo
 }
 
 /** Validates a parsed JSON value as a scenario. */
-export function parseScenario(value: unknown): { ok: true; scenario: Scenario } | { ok: false; errors: string[] } {
+export function parseScenario(value: unknown): Checked<{ scenario: Scenario }> {
   const errors: string[] = [];
   if (!isObj(value)) return { ok: false, errors: ['(root): a scenario must be a JSON object'] };
   if (typeof value.id !== 'string' || value.id === '') errors.push('id: required, a non-empty string');

@@ -5,6 +5,7 @@
  * to `RequestData`, and document it in docs/mqtt.md (a test checks that every request is documented).
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { Result } from '../kernel/result.ts';
 import { GAME_IDS } from '../rules/games.ts';
 import { CHIP_COUNT } from '../runtime/registry/items.ts';
 import type { GameId } from '../rules/engine.ts';
@@ -227,9 +228,7 @@ export interface RequestContext {
 }
 
 /** A handler's answer: data, or a stable error code (for example a rules rejection) and a message. */
-export type HandlerResult<N extends RequestName> =
-  | { readonly ok: true; readonly data: RequestData[N] }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type HandlerResult<N extends RequestName> = Result<{ readonly data: RequestData[N] }>;
 
 /**
  * Answers one request. Contract: called only with validated parameters from an authorised identity; must

@@ -23,7 +23,7 @@ export function load(text: string, env: Record<string, string> = {}, options: Pa
 }
 
 /** The errors of a load that must fail. */
-export function errorsOf(result: LoadResult): ConfigError[] {
+export function errorsOf(result: LoadResult): readonly ConfigError[] {
   if (result.ok) throw new Error(`expected errors, got a valid config`);
   return result.errors;
 }

@@ -1,6 +1,7 @@
 // Firmware in the loop: the ZAP button on INT0 and the lamp on PD6, with the real seat firmware in avr8js.
 // Button edges happen at exact simulated times, so BTN± stamps are checked against them to a few µs.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ntagUids } from './ntag-uids.ts';
 import { StationEmulator, ensureSeatFirmware } from './station-emulator.ts';
 
 beforeAll(async () => {
@@ -116,15 +117,8 @@ describe('button vs a blocking RFID step', () => {
   // stamped with its first edge.
   it('a 9 ms press is reported even when loop() is inside an RFID step at its 5 ms mark and at its release', async () => {
     const station = await bootedStation();
-    let x = 4242;
-    for (let i = 0; i < 13; i++) { // a Zip-Zap hand on the pad: 7-byte UIDs, collisions, long steps
-      const bytes = [0x04];
-      for (let j = 0; j < 6; j++) {
-        x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-        bytes.push((x >>> 16) & 0xff);
-      }
-      station.placeTag(Buffer.from(bytes).toString('hex'));
-    }
+    // A Zip-Zap hand on the pad: 7-byte UIDs, collisions, long steps.
+    for (const uid of ntagUids(13, 4242)) station.placeTag(uid);
     await station.runUntil(() => station.events('TAG+').length >= 13, { timeoutUs: 1_000_000 });
     const polls = (): number => station.rfid.polls().length;
     let settledInsideStep = 0;

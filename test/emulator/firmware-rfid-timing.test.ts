@@ -7,7 +7,8 @@
 // holds the moment the card was placed. `ZT_EMULATOR_REPORT=1` prints the distributions (docs/firmware-in-the-loop.md).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StationEmulator, ensureSeatFirmware } from './station-emulator.ts';
-import { seeded } from './seeded.ts';
+import { SeededRandom } from '../../controller/kernel/random.ts';
+import { percentile, sortedAscending } from '../../controller/kernel/stats.ts';
 
 beforeAll(async () => {
   await ensureSeatFirmware();
@@ -29,10 +30,7 @@ function uids(count: number, bytes: 4 | 7, random: () => number): string[] {
   return out;
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
+const pct = (values: readonly number[], p: number): number => percentile(sortedAscending(values), p);
 
 const ms = (us: number): string => (us / 1000).toFixed(2);
 
@@ -41,7 +39,8 @@ interface Landing { readonly windowUs: number; readonly latencyUs: number }
 interface Measured { readonly landings: Landing[]; readonly steps: number[]; readonly period: number }
 
 async function measure(resting: number, bytes: 4 | 7, cards: number, seed: number): Promise<Measured> {
-  const random = seeded(seed);
+  const generator = new SeededRandom(seed);
+  const random = (): number => generator.next();
   const station = new StationEmulator({ settings: { stationId: 'seat-9' } });
   await station.waitForBanner();
   const all = uids(resting + cards, bytes, random);
@@ -88,9 +87,9 @@ describe('card landing: the TAG+ window', () => {
         const latencies = landings.map((l) => l.latencyUs);
         if (REPORT) {
           console.info(`${bytes}-byte UIDs, ${resting} resting, ${landings.length} cards: window max ${ms(Math.max(...windows))} ms, `
-            + `p99 ${ms(percentile(windows, 99))}, median ${ms(percentile(windows, 50))}; with the 5 ms power-up allowance max `
+            + `p99 ${ms(pct(windows, 99))}, median ${ms(pct(windows, 50))}; with the 5 ms power-up allowance max `
             + `${ms(Math.max(...windows) + POWER_UP_ALLOWANCE_US)} ms; placed → TAG+ stamp ${ms(Math.min(...latencies))}-${ms(Math.max(...latencies))} ms; `
-            + `a poll every ${ms(period)} ms; a step blocks the loop ${ms(percentile(steps, 50))} ms (median), ${ms(Math.max(...steps))} ms (max)`);
+            + `a poll every ${ms(period)} ms; a step blocks the loop ${ms(pct(steps, 50))} ms (median), ${ms(Math.max(...steps))} ms (max)`);
         }
         expect(Math.max(...windows)).toBeLessThan(resting === 0 ? 2_000 : 3_500);
         expect(Math.max(...steps)).toBeLessThan(13_000);

@@ -18,7 +18,7 @@
  */
 import { PinState } from 'avr8js';
 import type { AvrRunner, Mcu } from './avr-runner.ts';
-import { seeded } from './seeded.ts';
+import { SeededRandom } from '../../controller/kernel/random.ts';
 
 const DOUT = 4; // PD4
 const SCK = 5; // PD5
@@ -78,7 +78,8 @@ export class Hx711Model {
     this.zeroCounts = options.zeroCounts ?? 84_000;
     this.countsPerGram = options.countsPerGram ?? 230;
     this.noiseCounts = options.noiseCounts ?? 0;
-    this.random = seeded(options.seed ?? 1);
+    const generator = new SeededRandom(options.seed ?? 1);
+    this.random = () => generator.next();
     this.connectedNow = options.connected ?? true;
     this.analogCounts = this.zeroCounts;
     runner.onAttach((mcu) => {

@@ -1,13 +1,12 @@
-/** Deterministic 7-byte NTAG-like UIDs (04 + 6 bytes) from a small LCG, for the emulator tests' cards. */
+import { SeededRandom } from '../../controller/kernel/random.ts';
+
+/** Deterministic, distinct 7-byte NTAG-like UIDs (04 + 6 bytes) from the project's seeded generator, for the emulator tests' cards. */
 export function ntagUids(count: number, seed: number): string[] {
-  let x = seed;
+  const random = new SeededRandom(`ntag-uids:${seed}`);
   const uids: string[] = [];
   while (uids.length < count) {
     const bytes = [0x04];
-    for (let i = 0; i < 6; i++) {
-      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
-      bytes.push((x >>> 16) & 0xff);
-    }
+    for (let i = 0; i < 6; i++) bytes.push(random.int(256));
     const uid = Buffer.from(bytes).toString('hex').toUpperCase();
     if (!uids.includes(uid)) uids.push(uid);
   }

@@ -16,7 +16,7 @@
  * with no sensor fitted the floating input's (before the firmware's pull-up is on, at boot).
  */
 import type { AvrRunner, Mcu } from './avr-runner.ts';
-import { seeded } from './seeded.ts';
+import { SeededRandom } from '../../controller/kernel/random.ts';
 
 const PIN = 3; // PD3
 const PORTD = 0x2b;
@@ -55,7 +55,8 @@ export class PiezoModel {
   constructor(runner: AvrRunner, options: PiezoOptions = {}) {
     this.runner = runner;
     this.fitted = options.fitted ?? true;
-    this.random = seeded(options.seed ?? 3);
+    const generator = new SeededRandom(options.seed ?? 3);
+    this.random = () => generator.next();
     runner.onAttach((mcu) => {
       this.mcu = mcu;
       mcu.portD.addListener(() => {

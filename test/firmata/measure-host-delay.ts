@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BuzzerHub } from '../../controller/hardware/buzzer-hub/buzzer-hub.ts';
 import type { HostDelaySnapshot } from '../../controller/hardware/buzzer-hub/host-delay-monitor.ts';
+import { summarise } from '../../controller/kernel/stats.ts';
 import { DEFAULT_FIRMATA_LATENCY, latencyBounds, maxQueuedReports } from '../../controller/hardware/buzzer-hub/host-timestamp.ts';
 import type { SensorEvent } from '../../controller/hardware/interface.ts';
 
@@ -74,11 +75,6 @@ interface Run {
   readonly loadavgBefore: number;
   /** The 1-minute load average (/proc/loadavg), sampled once a second while the presses ran: lowest, highest. */
   readonly loadavgDuring: { readonly min: number; readonly max: number };
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
 }
 
 /** CPU-bound processes (they inherit this process's niceness, as the board's process does). */
@@ -196,9 +192,9 @@ async function run(load: number, presses: number, speed: number, traffic: boolea
 }
 
 function row(label: string, values: readonly number[]): string {
-  const s = [...values].sort((a, b) => a - b);
+  const s = summarise(values);
   const f = (n: number): string => (n >= 10_000 ? `${(n / 1000).toFixed(1)} ms` : `${Math.round(n)} µs`).padStart(9);
-  return `  ${label.padEnd(34)} p50 ${f(percentile(s, 0.5))}  p90 ${f(percentile(s, 0.9))}  p99 ${f(percentile(s, 0.99))}  max ${f(s.at(-1) ?? Number.NaN)}`;
+  return `  ${label.padEnd(34)} p50 ${f(s.p50)}  p90 ${f(s.p90)}  p99 ${f(s.p99)}  max ${f(s.max)}`;
 }
 
 async function main(): Promise<void> {

@@ -18,6 +18,7 @@
  */
 import { createReadStream, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { SeededRandom } from '../../controller/kernel/random.ts';
 import { FirmataBoard } from './firmata-board.ts';
 
 const speed = Number(process.argv[2]);
@@ -60,26 +61,17 @@ createReadStream('', { fd: masterFd, autoClose: false, highWaterMark: 256 }).on(
   board.hostWrite(typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk);
 });
 
-/** A small deterministic generator (LCG): the same seed, the same press phases. */
-function lcg(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 let reported = 0;
 createInterface({ input: process.stdin }).on('line', (line) => {
   const [verb, n = '0', spacing = '100', hold = '40', seed = '1'] = line.trim().split(/\s+/);
   if (verb !== 'presses') return;
-  const random = lcg(Number(seed));
+  const random = new SeededRandom(`pty-board:${seed}`);
   let at = board.nowUs + 300_000;
   const count = Number(n);
   for (let i = 0; i < count; i++) {
     button.pressAt(at);
     button.releaseAt(at + Number(hold) * 1000);
-    at += Number(spacing) * 1000 + random() * 10_000;
+    at += Number(spacing) * 1000 + random.next() * 10_000;
   }
   const edgesAtStart = button.edges.length;
   const report = setInterval(() => {

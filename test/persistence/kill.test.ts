@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   exportActionLog, rebuildGame, recoverTables, type EventLog, type RebuildResult,
 } from '../../controller/persistence/index.ts';
-import { nextInt, seedRng, type Rng } from '../../controller/rules/common/rng.ts';
+import { nextInt, seedRng, type Rng } from '../../controller/kernel/random.ts';
 import { replayLog } from '../../controller/scenarios/action-log.ts';
 import { playSession, TABLE, type Step } from './fixtures/bot-session.ts';
 import { newFile, openLog } from './helpers.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { playGame } from '../../controller/bots/play-game.ts';
 import { pickRandom } from '../../controller/bots/random-bot.ts';
 import { recoverTables, rebuildGame, type EventLog, type RebuildResult } from '../../controller/persistence/index.ts';
-import { nextInt, seedRng, type Rng } from '../../controller/rules/common/rng.ts';
+import { nextInt, seedRng, type Rng } from '../../controller/kernel/random.ts';
 import type { BaseAction, GameId } from '../../controller/rules/engine.ts';
 import { getEngine } from '../../controller/rules/games.ts';
 import { newFile, openLog } from './helpers.ts';

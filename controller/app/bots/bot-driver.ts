@@ -4,7 +4,7 @@
  * pause, so the demo keeps playing.
  */
 import type { SimulatedTable } from '../../hardware/simulated/index.ts';
-import { nextInt, seedRng, type Rng } from '../../rules/common/rng.ts';
+import { nextInt, seedRng, type Rng } from '../../kernel/random.ts';
 import { getGame } from '../../rules/games.ts';
 import { itemKey, type Item } from '../../runtime/registry/items.ts';
 import type { TableRuntime } from '../../runtime/table-runtime.ts';

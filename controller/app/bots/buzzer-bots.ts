@@ -7,7 +7,7 @@
  * and arms the next question — until a person hosts: the first arm, mark, reset or score by anyone else sends
  * the bot host away for good (its pending steps are cancelled), so it never overtakes a human host.
  */
-import { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import { SeededRandom } from '../../kernel/random.ts';
 import type { SimulatedTable } from '../../hardware/simulated/index.ts';
 import type { BuzzerEvent, BuzzerState } from '../../buzzer/index.ts';
 import type { BuzzerRuntime } from '../../runtime/buzzer/buzzer-runtime.ts';

@@ -18,7 +18,7 @@ import { stationHardwareOf } from '../../app/station-hardware.ts';
 import { assembleTables, type TableSet } from '../../app/table-set.ts';
 import type { BuzzerEvent } from '../../buzzer/index.ts';
 import { validateConfig, type ZaptableConfig } from '../../config/index.ts';
-import { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import { SeededRandom } from '../../kernel/random.ts';
 import type { SensorEvent, TableHardware } from '../../hardware/interface.ts';
 import type { HardwareLogger } from '../../hardware/serial/index.ts';
 import { VirtualTime, type SimulatedTable } from '../../hardware/simulated/index.ts';

@@ -5,7 +5,7 @@
  * **beyond** the controller's allowances in a stated share of cases, so the figures show what a wrong
  * allowance does instead of assuming it right.
  */
-import { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import { SeededRandom } from '../../kernel/random.ts';
 import type { GamePath, HappeningDraw, RaceSpec, Sensor } from './races.ts';
 import { RESTING_COUNTS, type Resting } from './table-rig.ts';
 

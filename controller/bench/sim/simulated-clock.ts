@@ -3,7 +3,7 @@
  * temperature wander, `micros()` with its 4 µs resolution and 32-bit wrap, and restarts. Host time (µs) is
  * the simulation's true time.
  */
-import type { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import type { SeededRandom } from '../../kernel/random.ts';
 
 /** The rate error of a station's resonator over host time: `skew + wanderAmplitude · sin(2π t / period + phase)`. */
 export interface ResonatorModel {

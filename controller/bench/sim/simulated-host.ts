@@ -4,7 +4,7 @@
  * one USB host controller and one event loop. Used by the timing benchmark (seat stations) and the buzzer
  * fairness benchmark (hub buttons), so both see the same host.
  */
-import type { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import type { SeededRandom } from '../../kernel/random.ts';
 import {
   flushedUs, nextFrameUs, type CommonModeDelivery, type IndependentDelivery, type LinkModel,
 } from './simulated-link.ts';

@@ -17,7 +17,7 @@
  *     stall) lines of every station wait and are then handled in a batch, port by port.
  *   Lines of one station arrive in the order they were sent, in both models.
  */
-import type { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import type { SeededRandom } from '../../kernel/random.ts';
 
 /** The serial wire and USB parts, shared by both host models. */
 export interface SerialLinkModel {

@@ -2,6 +2,7 @@
  * Judging one link run against the world's truth: our arbitration per pair (`arbitrate()`, production), the
  * arrival-order baseline, the clock mapping's error, and whether every true time lay inside its interval.
  */
+import { percentile, sortedAscending } from '../../kernel/stats.ts';
 import { arbitrate, type ArbitrationOptions } from '../../kernel/event-order.ts';
 import type { CellFigures, IntervalFigures, LinkFigures, MappingFigures, OursCounts } from './figures.ts';
 import type { ControllerEvent, LinkRun } from './link-run.ts';
@@ -10,13 +11,6 @@ import type { PairEvent, SensorRecord, World } from './world.ts';
 
 /** The arbitration options the runtime uses (arbitrate()'s defaults: 4 µs resolution, 1 % rate error). */
 const ARBITRATION: Required<ArbitrationOptions> = { deviceResolutionUs: 4, maxRateError: 0.01 };
-
-function quantile(sorted: ArrayLike<number>, q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-}
-
-const sortedOf = (xs: readonly number[]): Float64Array => Float64Array.from(xs).sort();
 
 /** The true device time lies inside the event's device interval (± the stamp resolution). */
 export function insideDevice(e: ControllerEvent, dating: SensorRecord): boolean {
@@ -48,7 +42,7 @@ function arrivalOffsets(world: World, arrivals: Float64Array): { edge: number; t
     const a = arrivals[r.id] as number;
     if (!Number.isNaN(a)) delays[edgeOrTag(r)].push(a - r.trueUs);
   }
-  return { edge: quantile(sortedOf(delays.edge), 0.5), tag: quantile(sortedOf(delays.tag), 0.5) };
+  return { edge: percentile(sortedAscending(delays.edge), 50), tag: percentile(sortedAscending(delays.tag), 50) };
 }
 
 interface MutableCell {
@@ -136,13 +130,13 @@ function evaluateMapping(world: World, run: LinkRun): MappingFigures {
     bounds.push(e.uncertaintyUs);
     if (err <= e.uncertaintyUs) within++;
   }
-  const sortedErrors = sortedOf(errors);
-  const sortedBounds = sortedOf(bounds);
+  const sortedErrors = sortedAscending(errors);
+  const sortedBounds = sortedAscending(bounds);
   return {
     events: errors.length, unsynced,
-    p50Us: quantile(sortedErrors, 0.5), p99Us: quantile(sortedErrors, 0.99), maxUs: sortedErrors.at(-1) ?? NaN,
+    p50Us: percentile(sortedErrors, 50), p99Us: percentile(sortedErrors, 99), maxUs: sortedErrors.at(-1) ?? NaN,
     withinBound: errors.length === 0 ? NaN : within / errors.length,
-    uncertaintyP50Us: quantile(sortedBounds, 0.5), uncertaintyP99Us: quantile(sortedBounds, 0.99),
+    uncertaintyP50Us: percentile(sortedBounds, 50), uncertaintyP99Us: percentile(sortedBounds, 99),
   };
 }
 
@@ -169,10 +163,10 @@ function evaluateIntervals(world: World, run: LinkRun): IntervalFigures[] {
   return (['button', 'slap', 'tag', 'card by slap'] as const).flatMap((source) => {
     const a = acc.get(source);
     if (a === undefined) return [];
-    const w = sortedOf(a.widths);
+    const w = sortedAscending(a.widths);
     return [{
       source, events: a.events, insideDevice: a.insideDevice, insideHost: a.insideHost, syncedEvents: a.synced,
-      widthP50Us: quantile(w, 0.5), widthMaxUs: w.at(-1) ?? NaN,
+      widthP50Us: percentile(w, 50), widthMaxUs: w.at(-1) ?? NaN,
     }];
   });
 }

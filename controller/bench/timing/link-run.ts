@@ -13,7 +13,7 @@
 import { formatDeviceLine } from '../../protocol/index.ts';
 import { DEFAULT_SENSOR_TIMING, eventInterval, type SensorTiming } from '../../hardware/serial/event-interval.ts';
 import type { TimedEvent } from '../../kernel/event-order.ts';
-import { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import { SeededRandom } from '../../kernel/random.ts';
 import { simulatedMicros, type SimulatedBoot } from '../sim/simulated-clock.ts';
 import { deliverToHost, planBusySpells, type BusySpells } from '../sim/simulated-host.ts';
 import { outboundArrivalUs, wireTimeUs, type LinkModel } from '../sim/simulated-link.ts';

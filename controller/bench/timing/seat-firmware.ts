@@ -10,7 +10,7 @@
  * tag at most every 10 ms. A `TAG+` is stamped at the poll that got the answer, and its window reaches back to
  * the last poll nobody answered. A step blocks the loop; between steps the loop handles lines and pings.
  */
-import type { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import type { SeededRandom } from '../../kernel/random.ts';
 
 export type Range = readonly [number, number];
 

@@ -3,7 +3,7 @@
  * the pairs of happenings at known separations, and what each station's firmware makes of them — stamps,
  * tag windows, when each line leaves the station. Links and the controller come later (link-run.ts).
  */
-import { SeededRandom } from '../../hardware/clock/seeded-random.ts';
+import { SeededRandom } from '../../kernel/random.ts';
 import {
   bootAt, deviceElapsedUs, planBoots, randomResonator, simulatedMicros, type ResonatorModel, type SimulatedBoot,
 } from '../sim/simulated-clock.ts';

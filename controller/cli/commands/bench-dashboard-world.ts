@@ -6,6 +6,7 @@
  */
 import { connect, type MqttClient } from 'mqtt';
 import { WebSocket } from 'ws';
+import { summarise } from '../../kernel/stats.ts';
 import { getEngine } from '../../rules/games.ts';
 import { publicStateOf } from '../../transport/public-view.ts';
 import { Topics } from '../../transport/topics.ts';
@@ -78,11 +79,6 @@ async function connectViewer(
   return socket;
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
-
 async function run(setup: WorldSetup, send: (m: WorldMessage) => void): Promise<void> {
   const topics = new Topics(setup.baseTopic);
   const view = viewTemplate();
@@ -140,11 +136,9 @@ async function run(setup: WorldSetup, send: (m: WorldMessage) => void): Promise<
   measuring = false;
   const published = seqs.reduce((a, b) => a + b, 0) - before;
   for (const t of timers) clearInterval(t);
-  const sorted = Float64Array.from(latencies).sort();
-  const mean = latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length);
+  const s = summarise(latencies);
   send({
-    kind: 'done', samples: sorted.length, published, p50: percentile(sorted, 50), p99: percentile(sorted, 99),
-    max: sorted[sorted.length - 1] ?? Number.NaN, mean, reconnects: counters.reconnects,
+    kind: 'done', samples: s.count, published, p50: s.p50, p99: s.p99, max: s.max, mean: s.mean, reconnects: counters.reconnects,
   });
   for (const s of sockets) s.terminate();
   await publisher.endAsync(true);

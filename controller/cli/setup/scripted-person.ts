@@ -6,7 +6,8 @@
  * The enrolling person makes one deliberate mistake — it puts the first tag of the run back for the third
  * item — so that a demonstration also shows a duplicate being refused.
  */
-import { SeededRandom, type SimulatedTable, type StationId } from '../../hardware/index.ts';
+import { SeededRandom } from '../../kernel/random.ts';
+import type { SimulatedTable, StationId } from '../../hardware/index.ts';
 import type { Scheduler } from '../../runtime/ports.ts';
 import { itemKey, type Item } from '../../runtime/registry/items.ts';
 import { tagOf, type TagRegistry } from '../../runtime/registry/tag-registry.ts';

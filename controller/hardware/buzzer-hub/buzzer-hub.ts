@@ -18,7 +18,7 @@ import { digitalPiezoController } from './piezo-controller.ts';
 import { checkPinsAgainstBoard } from './pin-check.ts';
 import { keepPullupsInPortWrites } from './port-writes.ts';
 import { rawButtonController } from './raw-button-controller.ts';
-import { SeededRandom } from '../clock/index.ts';
+import { SeededRandom } from '../../kernel/random.ts';
 import { backoffDelayMs } from '../serial/backoff.ts';
 import { systemScheduler, TimerSet, type RandomSource, type Scheduler } from '../serial/timers.ts';
 

@@ -5,6 +5,7 @@
  *   and the option it is about. The configuration is checked before anything is opened; the pins once more
  *   against the board's own capability report when it has answered.
  */
+import { reject } from '../../kernel/result.ts';
 import type { CommandResult } from '../interface.ts';
 
 export const HUB_COMMAND_ERRORS = {
@@ -34,7 +35,7 @@ export const OK: CommandResult = { ok: true };
 
 export function hubError(code: HubCommandErrorCode, detail?: string): CommandResult {
   const text = HUB_COMMAND_ERRORS[code];
-  return { ok: false, code, message: detail === undefined ? text : `${text}: ${detail}` };
+  return reject(code, detail === undefined ? text : `${text}: ${detail}`);
 }
 
 /** One reason the hub's configuration cannot work on this board. */

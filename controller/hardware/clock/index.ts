@@ -7,5 +7,4 @@
 export * from './clock-sync.ts';
 export * from './device-time.ts';
 export * from './feasible-region.ts';
-export * from './seeded-random.ts';
 export * from './station-clock.ts';

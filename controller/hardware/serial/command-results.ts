@@ -5,15 +5,12 @@
  * `CALIBRATION_FAILED`, … from `protocol/errors.ts`; `ERROR_<n>` for a code this controller does not know,
  * sent by a newer firmware) or one of the driver's codes below.
  */
+import { reject, type Rejection } from '../../kernel/result.ts';
 import { PROTOCOL_ERROR_TEXT, protocolErrorName } from '../../protocol/index.ts';
-import type { CommandResult } from '../interface.ts';
 import type { CommandOutcome } from './command-queue.ts';
 
-/** A failed command, as in the hardware interface. */
-export type CommandFailure = Extract<CommandResult, { readonly ok: false }>;
-
-/** A typed success or a failure. */
-export type Outcome<T extends object> = ({ readonly ok: true } & T) | CommandFailure;
+/** A failed command, as in the hardware interface (`CommandResult`). */
+export type CommandFailure = Rejection;
 
 /** The driver's own failure codes (the station was never asked, or did not answer). */
 export const DRIVER_FAILURES = {
@@ -39,7 +36,7 @@ export type DriverFailureCode = keyof typeof DRIVER_FAILURES;
 
 export function driverFailure(code: DriverFailureCode, detail?: string): CommandFailure {
   const text = DRIVER_FAILURES[code];
-  return { ok: false, code, message: detail === undefined ? text : `${text}: ${detail}` };
+  return reject(code, detail === undefined ? text : `${text}: ${detail}`);
 }
 
 /** The failure for an outcome that is not `ok`. */
@@ -51,8 +48,8 @@ export function failureOf(outcome: Exclude<CommandOutcome, { readonly ok: true }
     case 'err': {
       const name = protocolErrorName(outcome.code);
       return name === undefined
-        ? { ok: false, code: `ERROR_${outcome.code}`, message: `station error ${outcome.code} (unknown to this controller)` }
-        : { ok: false, code: name, message: PROTOCOL_ERROR_TEXT[name] };
+        ? reject(`ERROR_${outcome.code}`, `station error ${outcome.code} (unknown to this controller)`)
+        : reject(name, PROTOCOL_ERROR_TEXT[name]);
     }
   }
 }

@@ -17,8 +17,10 @@
  *
  * Nothing here throws at run time: failures are values (`CommandResult`, typed outcomes) and counters.
  */
+import type { Result } from '../../kernel/result.ts';
 import { isValidStationId, SUPPORTED_PROTOCOL_VERSIONS, type EventMessage } from '../../protocol/index.ts';
-import { SeededRandom, type RawSyncSample, type StationClockConfig } from '../clock/index.ts';
+import { SeededRandom } from '../../kernel/random.ts';
+import type { RawSyncSample, StationClockConfig } from '../clock/index.ts';
 import {
   systemClock,
   type Clock, type CommandResult, type EventTime, type LampPattern, type SensorEvent, type StationHealth, type StationId,
@@ -29,7 +31,7 @@ import { DEFAULT_SENSOR_TIMING, eventInterval, type SensorTiming } from './event
 import { DEFAULT_SLAP_MATCH_TIMING, type MatchOutput, type SlapMatchTiming } from './slap-matching.ts';
 import { ClockPinger, DEFAULT_PING_SCHEDULE, type PingSchedule } from './clock-pinger.ts';
 import type { CommandBody, CommandOutcome } from './command-queue.ts';
-import { driverFailure, failureOf, parseI32Field, type CommandFailure, type Outcome } from './command-results.ts';
+import { driverFailure, failureOf, parseI32Field, type CommandFailure } from './command-results.ts';
 import { lostBetween, nextSequence } from './event-sequence.ts';
 import { lampCommand } from './lamp-commands.ts';
 import { consoleLogger, printableLine, type HardwareLogger } from './logger.ts';
@@ -216,7 +218,7 @@ export class SerialStations implements TableHardware {
    * `tare`: the station averages 8 readings (~0.8 s) with the pad empty and stores the zero point in EEPROM.
    * Resolves with the stored zero in HX711 counts. Station failures: `SENSOR_TIMEOUT`, `EEPROM_FAILED`.
    */
-  async tare(station: StationId): Promise<Outcome<{ readonly tareCounts: number }>> {
+  async tare(station: StationId): Promise<Result<{ readonly tareCounts: number }>> {
     const result = await this.seatCommand(station, { verb: 'tare' });
     if (!result.ok) return result;
     const tareCounts = parseI32Field(result.fields.tare);
@@ -228,7 +230,7 @@ export class SerialStations implements TableHardware {
    * readings and stores counts per kg. Failures: `INVALID_ARGUMENT` (not sent), `CALIBRATION_FAILED` (the
    * mass moved the reading by < 1000 counts), `SENSOR_TIMEOUT`, `EEPROM_FAILED`.
    */
-  async calibrate(station: StationId, grams: number): Promise<Outcome<{ readonly perKg: number }>> {
+  async calibrate(station: StationId, grams: number): Promise<Result<{ readonly perKg: number }>> {
     if (!Number.isInteger(grams) || grams < 1 || grams > 100_000) {
       return driverFailure('INVALID_ARGUMENT', `grams must be an integer in 1..100000, got ${grams}`);
     }
@@ -239,7 +241,7 @@ export class SerialStations implements TableHardware {
   }
 
   /** `raw`: one fresh signed 24-bit HX711 reading, in counts. Failure: `SENSOR_TIMEOUT`. */
-  async raw(station: StationId): Promise<Outcome<{ readonly counts: number }>> {
+  async raw(station: StationId): Promise<Result<{ readonly counts: number }>> {
     const result = await this.seatCommand(station, { verb: 'raw' });
     if (!result.ok) return result;
     const counts = parseI32Field(result.fields.raw);
@@ -247,7 +249,7 @@ export class SerialStations implements TableHardware {
   }
 
   /** `scale`: the stored calibration; `perKg` 0 means uncalibrated (the station then sends no weights). */
-  async scale(station: StationId): Promise<Outcome<{ readonly tareCounts: number; readonly perKg: number }>> {
+  async scale(station: StationId): Promise<Result<{ readonly tareCounts: number; readonly perKg: number }>> {
     const result = await this.seatCommand(station, { verb: 'scale' });
     if (!result.ok) return result;
     const tareCounts = parseI32Field(result.fields.tare);
@@ -263,7 +265,7 @@ export class SerialStations implements TableHardware {
    * one (the old id stays in `health()`, offline). Failures: `INVALID_ARGUMENT` (1..16 of
    * `[A-Za-z0-9._-]`; not sent), `EEPROM_FAILED`.
    */
-  async setStationId(station: StationId, newId: string): Promise<Outcome<{ readonly station: StationId }>> {
+  async setStationId(station: StationId, newId: string): Promise<Result<{ readonly station: StationId }>> {
     if (!isValidStationId(newId)) return driverFailure('INVALID_ARGUMENT', `station id "${newId}": 1..16 of A-Z a-z 0-9 . _ -`);
     const result = await this.command(station, { verb: 'id-set', station: newId });
     if (!result.ok) return result;
@@ -272,7 +274,7 @@ export class SerialStations implements TableHardware {
   }
 
   /** `info`: the banner's facts, asked anew (firmware, protocol, kind, stored id, boot counter). */
-  async info(station: StationId): Promise<Outcome<StationInfo>> {
+  async info(station: StationId): Promise<Result<StationInfo>> {
     const result = await this.command(station, { verb: 'info' });
     if (!result.ok) return result;
     const facts = factsFromInfo(result.fields);
@@ -284,7 +286,7 @@ export class SerialStations implements TableHardware {
    * It takes its turn behind other commands, and the next reply of any id is its answer: `fields` for an
    * `ok`, the station's code for an `err`. A line the station ignores (an empty one) times out.
    */
-  async sendLine(station: StationId, line: string): Promise<Outcome<{ readonly fields: Readonly<Record<string, string>> }>> {
+  async sendLine(station: StationId, line: string): Promise<Result<{ readonly fields: Readonly<Record<string, string>> }>> {
     const link = this.linkOf(station);
     if ('ok' in link) return link;
     const outcome = await link.commandRaw(line);

@@ -3,7 +3,7 @@
  * lifted does not arrive at once: it ramps over `settleMs` (a hand setting a barrel down), which is what
  * the firmware's stability filter sees as "moving" before it reports the settled weight.
  */
-import { SeededRandom } from '../clock/index.ts';
+import { SeededRandom } from '../../kernel/random.ts';
 
 /** The HX711's signed 24-bit range. */
 const HX711_MIN = -8_388_608;

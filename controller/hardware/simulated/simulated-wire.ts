@@ -5,7 +5,7 @@
  * back. The waits are drawn from a seeded generator, so runs repeat exactly and the clock sync sees the
  * spread of delays its bound is built from. Bytes arrive in the order they were sent.
  */
-import { SeededRandom } from '../clock/index.ts';
+import { SeededRandom } from '../../kernel/random.ts';
 import type { Clock } from '../interface.ts';
 import { TimerSet, type Scheduler } from '../serial/timers.ts';
 

@@ -3,6 +3,7 @@
  * fields are refused with `UNKNOWN_FIELD`, other shape errors with `BAD_ACTION`); whether an action is legal
  * now is `apply`'s business. Every action may carry `at` (controller ms).
  */
+import { isObj, isTime, type Obj, str } from '../common/json-guards.ts';
 import type { K21RejectionCode } from './rejections.ts';
 
 /**
@@ -55,20 +56,6 @@ export const ACTION_TYPES: readonly Killer21Action['type'][] = [
 export interface ActionError {
   readonly error: string;
   readonly code: Extract<K21RejectionCode, 'BAD_ACTION' | 'UNKNOWN_FIELD'>;
-}
-
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function str(v: unknown): v is string {
-  return typeof v === 'string' && v !== '';
-}
-
-function isTime(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
 }
 
 const FIELDS: Readonly<Record<Killer21Action['type'], readonly string[]>> = {

@@ -2,6 +2,7 @@
  * Engine configuration (docs/rules/killer-21.md §15): options, defaults and validation. Every option that
  * resolves an ambiguity (K21-Q-n) defaults to the spec's resolution; the alternatives are the other values.
  */
+import { isObj, type Obj } from '../common/json-guards.ts';
 import { allCards, BLUE_KINDS, DEFAULT_DECK, type DeckComposition } from './cards.ts';
 
 /** Who a card that hits "players" hits: everyone still in, the card's player included, or only the others. */
@@ -67,12 +68,6 @@ export const DEFAULT_CONFIG: Omit<Killer21Config, 'players'> = {
   variant: 'STANDARD',
   dealing: 'ENGINE',
 };
-
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isCount(v: unknown, max: number): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;

@@ -3,7 +3,7 @@
  * and taking back the cards of a player who is out (K21-70). Every shuffle uses the seeded generator in the
  * state, so a replay deals and draws the same cards.
  */
-import { shuffle, type Rng } from '../common/rng.ts';
+import { shuffle, type Rng } from '../../kernel/random.ts';
 import type { Killer21Event } from './events.ts';
 import { withEntry, type HiddenCards, type Killer21State, type PileRecord } from './state.ts';
 import { hideInDeck } from './unseen.ts';

@@ -4,6 +4,7 @@
  */
 import { publicRejection } from './public-refusal.ts';
 import { applied, type Outcome } from '../common/outcome.ts';
+import { setupFrom } from '../common/seated-config.ts';
 import type { Viewer } from '../common/viewer.ts';
 import type { GameEngine, GameResult } from '../engine.ts';
 import { parseAction, type Killer21Action } from './actions.ts';
@@ -60,12 +61,7 @@ export const killer21Engine: GameEngine<
   Killer21State, Killer21Action, Killer21Event, Killer21View, K21RejectionCode, Killer21Config
 > = {
   id: 'killer-21',
-  setup(config, seed): Result {
-    const resolved = resolveConfig(config);
-    if ('errors' in resolved) return refuse('BAD_CONFIG', resolved.errors.join('; '));
-    const { state, events } = newGame(resolved, seed);
-    return applied(state, events);
-  },
+  setup: setupFrom(resolveConfig, newGame),
   apply,
   legalActions,
   view(state: Killer21State, viewer: Viewer): Killer21View {

@@ -1,6 +1,7 @@
 /**
  * Killer-21's game definition (rules/game-definition.ts), the worked example of docs/adding-a-game.md.
  */
+import { checkSeatedRules } from '../common/seated-config.ts';
 import type { GameDefinition } from '../game-definition.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 import { killer21Engine } from './engine.ts';
@@ -14,10 +15,7 @@ export const killer21Game: GameDefinition = {
   rulesKeys: Object.keys(DEFAULT_CONFIG),
   rulesFromSeats: ['players'],
   engineRules: (rules) => ({ ...rules }),
-  checkRules(rules, seats) {
-    const r = resolveConfig({ ...rules, players: seats.map((s) => s.id) });
-    return 'errors' in r ? r.errors : [];
-  },
+  checkRules: checkSeatedRules(resolveConfig),
   houseRules(rules) {
     const deck = rules.deck;
     const killers = typeof deck === 'object' && deck !== null ? (deck as Record<string, unknown>).KILLER : undefined;

@@ -5,7 +5,7 @@
  * `dealing: TABLE` people deal a real deck instead (table-deal.ts).
  */
 import { applied } from '../common/outcome.ts';
-import { seedRng, shuffle } from '../common/rng.ts';
+import { seedRng, shuffle } from '../../kernel/random.ts';
 import { allCards } from './cards.ts';
 import type { Killer21Config } from './config.ts';
 import type { Killer21Event } from './events.ts';

@@ -5,8 +5,9 @@
  * or with `rest: "PILE"` under the pile), so the card-place invariant holds. Every problem is reported at once
  * as `BAD_SETUP`.
  */
+import { isObj, type Obj } from '../common/json-guards.ts';
 import { applied, type Outcome } from '../common/outcome.ts';
-import { seedRng } from '../common/rng.ts';
+import { seedRng } from '../../kernel/random.ts';
 import { allCards, CARD_KINDS, copiesOf, inDeck, type CardKind } from './cards.ts';
 import { resolveConfig, type Killer21Config } from './config.ts';
 import type { Killer21Event } from './events.ts';
@@ -17,7 +18,6 @@ import { newGame } from './rounds.ts';
 import { nextActive } from './seats.ts';
 import type { Direction, HiddenCards, Killer21State, Phase, PileRecord } from './state.ts';
 
-type Obj = Record<string, unknown>;
 type Result = Outcome<Killer21State, Killer21Event, K21RejectionCode>;
 
 const KEYS = new Set([
@@ -27,10 +27,6 @@ const KEYS = new Set([
 
 /** With `deal: "FRESH"` only these keys may be given: everything else comes from the deal itself. */
 const FRESH_KEYS = new Set(['players', 'config', 'seed', 'dealer', 'deal']);
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Resolves card entries: explicit ids first (so kinds never take them), then kinds in order of appearance. */
 class CardResolver {

@@ -7,7 +7,7 @@
  * that landed late or is waiting for a ruling is still in its hand.
  */
 import type { Outcome } from '../common/outcome.ts';
-import type { Rng } from '../common/rng.ts';
+import type { Rng } from '../../kernel/random.ts';
 import type { Killer21Config } from './config.ts';
 import type { Killer21Event, LossReason } from './events.ts';
 

@@ -3,6 +3,7 @@
  * engine never hard-codes it: a board is JSON data, checked here once, field by field, and every error is
  * reported at once with its JSON path (design principle 9).
  */
+import type { Checked } from '../../kernel/result.ts';
 
 /** The four player colours. */
 export type Colour = 'RED' | 'GREEN' | 'BLUE' | 'YELLOW';
@@ -56,9 +57,7 @@ export interface BoardSpec {
 export const MAX_MOVE = 12;
 
 /** Result of `parseBoardSpec`. */
-export type BoardParseResult =
-  | { readonly ok: true; readonly board: BoardSpec; readonly warnings: readonly string[] }
-  | { readonly ok: false; readonly errors: readonly string[] };
+export type BoardParseResult = Checked<{ readonly board: BoardSpec; readonly warnings: readonly string[] }>;
 
 /** Whether a value is one of the four colours. */
 export function isColour(value: unknown): value is Colour {

@@ -2,6 +2,7 @@
  * Engine configuration (rules-spec B.10). Defaults are the proposed resolutions of B.11; the alternatives are
  * options. `resolveConfig` checks an untrusted (JSON) configuration once and reports every error at once.
  */
+import type { Checked } from '../../kernel/result.ts';
 import { parseBoardSpec, isColour, COLOURS, type BoardSpec, type Colour } from './board-spec.ts';
 import { BOARD_PRESETS, DEFAULT_BOARD, type BoardPreset } from './board-presets.ts';
 import type { Variant } from './board.ts';
@@ -105,7 +106,7 @@ function resolveColours(players: readonly string[], value: unknown, errors: stri
 }
 
 /** Validates an untrusted configuration and fills in the defaults (B.10). */
-export function resolveConfig(input: unknown): { ok: true; config: ZappConfig } | { ok: false; errors: string[] } {
+export function resolveConfig(input: unknown): Checked<{ config: ZappConfig }> {
   const errors: string[] = [];
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, errors: ['config: must be an object'] };
   const raw = input as Record<string, unknown>;

@@ -2,7 +2,7 @@
  * Phase 1, the magic number (ZAPP-10, ZAPP-11): two dice rolled by the engine's seeded generator, or entered
  * by a person who rolled real dice (dice are not sensed, C.2).
  */
-import { nextInt, type Rng } from '../common/rng.ts';
+import { nextInt, type Rng } from '../../kernel/random.ts';
 import type { EnterDiceAction, RollAction } from './actions.ts';
 import { closeClaimWindow } from './banishment.ts';
 import type { ZappEvent } from './events.ts';

@@ -20,15 +20,8 @@ export interface CarryOption {
   readonly mayEnterCity: boolean;
 }
 
-/** One legal move with everything it would do. */
-export interface MoveOption {
-  readonly piece: string;
-  readonly from: Loc;
-  readonly to: Loc;
-  readonly path: readonly number[];
-  readonly steps: number;
-  /** Steps dropped entering the city (ZAPP-44). */
-  readonly forfeited: number;
+/** One legal move with everything it would do: the plan's piece, fields and steps (`MovePlan`), and its effects. */
+export interface MoveOption extends Pick<MovePlan, 'piece' | 'from' | 'to' | 'path' | 'steps' | 'forfeited'> {
   /** Pieces sent to START (ZAPP-50); in CLAIM mode, the pieces the mover may claim (ZAPP-57). */
   readonly banishes: readonly string[];
   /** Pieces passed or caught that stay, with why. */

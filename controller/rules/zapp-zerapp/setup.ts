@@ -3,7 +3,7 @@
  * (ZAPP-4), round 1, the first seat to roll.
  */
 import { applied } from '../common/outcome.ts';
-import { seedRng } from '../common/rng.ts';
+import { seedRng } from '../../kernel/random.ts';
 import { COLOURS } from './board-spec.ts';
 import type { Loc } from './board.ts';
 import { resolveConfig, type ZappConfig } from './config.ts';

@@ -2,7 +2,7 @@
  * The game state (rules-spec B.3). Plain JSON: no Maps, Sets or classes, so it can be logged, diffed and
  * restored. Every update builds a new object and shares the untouched parts with the old one.
  */
-import type { Rng } from '../common/rng.ts';
+import type { Rng } from '../../kernel/random.ts';
 import type { Colour } from './board-spec.ts';
 import type { Loc } from './board.ts';
 import type { ZappConfig } from './config.ts';

@@ -6,12 +6,12 @@
  */
 import type { Viewer } from '../common/viewer.ts';
 import type { Colour, Provenance } from './board-spec.ts';
-import type { Loc, Variant } from './board.ts';
+import type { Variant } from './board.ts';
 import type { ZappConfig } from './config.ts';
 import { describeMoves, type MoveOption } from './move-options.ts';
 import { placedBarrel } from './round.ts';
 import {
-  currentMover, piecesInCity, type BarrelLoc, type ClaimWindow, type Phase, type RevealState, type Violation, type ZappState,
+  currentMover, piecesInCity, type BarrelLoc, type ClaimWindow, type RevealState, type Violation, type ZappState,
 } from './state.ts';
 
 /** Barrel numbers a viewer may know before the reveal. */
@@ -22,21 +22,16 @@ export interface SecretBarrels {
   readonly placed: Readonly<Record<string, number>>;
 }
 
-/** What a viewer sees. `secret`, `barrels` and `config` are absent from the public view. */
-export interface ZappView {
-  readonly game: 'zapp-zerapp';
+/**
+ * What a viewer sees. `secret`, `barrels` and `config` are absent from the public view. The round's fields
+ * (`game`, `pieces`, `phase`, `round`, `roundsCompleted`, `roller` under ROTATE, `dice`, `magic`) are the state's.
+ */
+export interface ZappView
+  extends Pick<ZappState, 'game' | 'pieces' | 'phase' | 'round' | 'roundsCompleted' | 'roller' | 'dice' | 'magic'> {
   readonly viewer: Viewer['role'];
   readonly variant: Variant;
   readonly board: { readonly id: string; readonly provenance: Provenance; readonly trackLength: number };
   readonly players: readonly { readonly id: string; readonly colour: Colour; readonly seat: number; readonly inCity: number }[];
-  readonly pieces: Readonly<Record<string, Loc>>;
-  readonly phase: Phase;
-  readonly round: number;
-  readonly roundsCompleted: number;
-  /** Who rolls this round (ROTATE). */
-  readonly roller: string;
-  readonly dice: { readonly d1: number; readonly d2: number } | null;
-  readonly magic: number | null;
   /** Barrels on the mountain (a count: barrels look alike). */
   readonly mountainCount: number;
   /** Player → whether they have placed a barrel. Never the value. */

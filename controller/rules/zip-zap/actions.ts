@@ -4,6 +4,7 @@
  * also carry its landing interval (`atEarliest` ≤ `at` ≤ `atLatest`) and what dated it (`timedBy`).
  */
 import type { ActionShapeError } from '../engine.ts';
+import { isObj, isTime, type Obj, str } from '../common/json-guards.ts';
 import type { LandingInterval } from './state.ts';
 
 /** A card lands on the pile: a number card (or the player's ZAP id, treated like `zap`). */
@@ -46,20 +47,6 @@ export const ACTION_TYPES: readonly ZipZapAction['type'][] = [
   'play', 'zap', 'plays', 'announce-stuck', 'declare-stuck', 'resolve-tie', 'next-round', 'flip',
   'register-hand', 'skip-registration', 'score-hand',
 ];
-
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function str(v: unknown): v is string {
-  return typeof v === 'string' && v !== '';
-}
-
-function isTime(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
-}
 
 function cardList(v: unknown): v is string[] {
   return Array.isArray(v) && v.every(str);

@@ -3,6 +3,7 @@
  * rules live in the files named for them.
  */
 import { applied, type Outcome } from '../common/outcome.ts';
+import { setupFrom } from '../common/seated-config.ts';
 import type { Viewer } from '../common/viewer.ts';
 import type { GameEngine, GameResult } from '../engine.ts';
 import { publicRejection } from './public-refusal.ts';
@@ -84,12 +85,7 @@ function apply(raw: ZipZapState, action: ZipZapAction): Result {
 /** The Zip-Zap rules engine (Part A of the rules spec). */
 export const zipZapEngine: GameEngine<ZipZapState, ZipZapAction, ZipZapEvent, ZipZapView, ZipRejectionCode, ZipZapConfig> = {
   id: 'zip-zap',
-  setup(config, seed): Result {
-    const resolved = resolveConfig(config);
-    if ('errors' in resolved) return refuse('BAD_CONFIG', resolved.errors.join('; '));
-    const { state, events } = newGame(resolved, seed);
-    return applied(state, events);
-  },
+  setup: setupFrom(resolveConfig, newGame),
   apply,
   legalActions,
   view(state: ZipZapState, viewer: Viewer): ZipZapView {

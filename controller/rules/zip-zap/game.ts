@@ -1,6 +1,7 @@
 /**
  * Zip-Zap's game definition (rules/game-definition.ts): its engine, its options, its public event filter.
  */
+import { checkSeatedRules } from '../common/seated-config.ts';
 import type { GameDefinition } from '../game-definition.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 import { zipZapEngine } from './engine.ts';
@@ -15,10 +16,7 @@ export const zipZapGame: GameDefinition = {
   rulesKeys: Object.keys(DEFAULT_CONFIG),
   rulesFromSeats: ['players'],
   engineRules: (rules) => ({ ...rules }),
-  checkRules(rules, seats) {
-    const r = resolveConfig({ ...rules, players: seats.map((s) => s.id) });
-    return 'errors' in r ? r.errors : [];
-  },
+  checkRules: checkSeatedRules(resolveConfig),
   tableKeys: ['pileStation'],
   // Drops the ORACLE's private stuck knowledge and the cards of refused plays.
   publicEvent: (event) => toPublicEvent(event as ZipZapEvent),

@@ -5,6 +5,7 @@
  * Anything after a hand was looked at — not held, does not follow, nothing follows, someone can play, not that
  * player's hand or ZAP — leaves as HIDDEN_REASON, whichever it was.
  */
+import { reject } from '../../kernel/result.ts';
 import type { Rejection } from '../common/outcome.ts';
 import { publicRefusalOf, type PublicRefusal } from '../common/hidden-refusal.ts';
 import { cardInfo } from './cards.ts';
@@ -40,7 +41,7 @@ export function publicRejection(action: unknown, rejection: Rejection): PublicRe
  */
 export function publicPlayRefusal(card: string | null, code: string, message: string): PublicRefusal {
   const type = card === null || cardInfo(card)?.kind === 'ZAP' ? 'zap' : 'play';
-  const refusal = publicRejection({ type }, { ok: false, code, message });
+  const refusal = publicRejection({ type }, reject(code, message));
   if (refusal.code !== code) return refusal;
   return { code, message: (ZIP_REJECTIONS as Readonly<Record<string, string>>)[code] ?? code };
 }

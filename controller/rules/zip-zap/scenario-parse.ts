@@ -2,15 +2,10 @@
  * Shape checks for the pieces of a scenario setup (`mode`, `top`, `pile` entries). They throw `SetupError`,
  * which `fromScenario` turns into a `BAD_SETUP` rejection: the error never leaves the engine.
  */
+import { isObj } from '../common/json-guards.ts';
 import type { Mode, PauseCause, PlayKind, PlayRecord } from './state.ts';
 
 /** A JSON object. */
-export type Obj = Record<string, unknown>;
-
-/** True for a JSON object (not an array, not null). */
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** A problem in a scenario setup; caught by `fromScenario` and reported as BAD_SETUP. */
 export class SetupError extends Error {

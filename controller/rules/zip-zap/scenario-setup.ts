@@ -15,7 +15,8 @@ import { refuse, type ZipRejectionCode } from './rejections.ts';
 import { endRound } from './scoring.ts';
 import { canonical, dealEngine, dealTable, initialState } from './setup.ts';
 import type { Mode, PlayKind, PlayRecord, ZipZapState } from './state.ts';
-import { parseMode, parsePlayRecord, type Obj, isObj, SetupError } from './scenario-parse.ts';
+import { isObj, type Obj } from '../common/json-guards.ts';
+import { parseMode, parsePlayRecord, SetupError } from './scenario-parse.ts';
 
 type Result = Outcome<ZipZapState, ZipZapEvent, ZipRejectionCode>;
 

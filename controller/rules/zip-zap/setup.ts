@@ -2,7 +2,7 @@
  * Setup (A.3): the suits in play, the cards out of play, and the deal of a round, by the engine (ZIP-4..6)
  * or at the table (Part C.3). Start flips are in `start-flip.ts`.
  */
-import { shuffle, seedRng } from '../common/rng.ts';
+import { shuffle, seedRng } from '../../kernel/random.ts';
 import { ALL_CARD_IDS, ALL_SUITS, SOLID_SUITS, ZAP_IDS, numberCards, zapForSeat, type SolidSuit } from './cards.ts';
 import { dealCount, removedSuitCount, roundsFor, type ZipZapConfig } from './config.ts';
 import type { ZipZapEvent } from './events.ts';

@@ -6,7 +6,7 @@
  * `outOfPlay` (checked by `checkInvariants`). `unseen` is only used when cards were dealt at the table and
  * some hands were never registered: it holds the cards that are in an unknown hand or in the reserve.
  */
-import type { Rng } from '../common/rng.ts';
+import type { Rng } from '../../kernel/random.ts';
 import type { SolidSuit, Suit } from './cards.ts';
 import type { ZipZapConfig } from './config.ts';
 import type { ZipZapEvent } from './events.ts';

@@ -12,6 +12,7 @@ import {
 } from '../../buzzer/index.ts';
 import type { Clock, LampPattern, SensorEvent, StationId } from '../../hardware/interface.ts';
 import { finiteUncertaintyUs } from '../../kernel/clock-bounds.ts';
+import { reject, type Result } from '../../kernel/result.ts';
 import type { Lamps, Scheduler } from '../ports.ts';
 import type { BuzzerLog, BuzzerPublisher, Sound } from './ports.ts';
 
@@ -35,9 +36,7 @@ export interface BuzzerRuntimeDeps {
   readonly sound?: Sound;
 }
 
-export type BuzzerResult =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type BuzzerResult = Result;
 
 type TimerKind = 'live' | 'decide' | 'auto-reset' | 'lamps';
 
@@ -149,7 +148,7 @@ export class BuzzerRuntime {
     if (!outcome.ok) {
       this.deps.log.refused(this.options.tableId, action, outcome.code, outcome.message);
       this.deps.log.commit();
-      return { ok: false, code: outcome.code, message: outcome.message };
+      return reject(outcome.code, outcome.message);
     }
     this.deps.log.action(this.options.tableId, action);
     this.deps.log.commit();

@@ -4,6 +4,7 @@
  * weight gives a stone count, and a barrel whose tag says k but whose weight says otherwise is flagged
  * (a wrongly filled or relabelled barrel, or two barrels on one pad). Pure.
  */
+import { reject, type Ok, type Rejection, type Result } from '../../kernel/result.ts';
 
 export interface BarrelWeights {
   /** Weight of an empty barrel with its plug and tag (g). */
@@ -21,19 +22,17 @@ export interface WeightSample {
   readonly grams: number;
 }
 
-export type FitResult =
-  | { readonly ok: true; readonly weights: BarrelWeights }
-  | { readonly ok: false; readonly code: 'NOT_ENOUGH_SAMPLES' | 'STONES_TOO_LIGHT' | 'BAD_SAMPLE'; readonly message: string };
+export type FitResult = Result<{ readonly weights: BarrelWeights }, 'NOT_ENOUGH_SAMPLES' | 'STONES_TOO_LIGHT' | 'BAD_SAMPLE'>;
 
 /** Least-squares fit of `grams = empty + stones × stone` over samples with at least two stone counts. */
 export function fitBarrelWeights(samples: readonly WeightSample[]): FitResult {
   for (const s of samples) {
     if (!Number.isInteger(s.stones) || s.stones < 0 || s.stones > 13 || !Number.isFinite(s.grams)) {
-      return { ok: false, code: 'BAD_SAMPLE', message: `bad sample ${JSON.stringify(s)}` };
+      return reject('BAD_SAMPLE', `bad sample ${JSON.stringify(s)}`);
     }
   }
   if (new Set(samples.map((s) => s.stones)).size < 2) {
-    return { ok: false, code: 'NOT_ENOUGH_SAMPLES', message: 'weigh barrels with at least two different stone counts (e.g. 1 and 13)' };
+    return reject('NOT_ENOUGH_SAMPLES', 'weigh barrels with at least two different stone counts (e.g. 1 and 13)');
   }
   const n = samples.length;
   const mx = samples.reduce((a, s) => a + s.stones, 0) / n;
@@ -48,7 +47,7 @@ export function fitBarrelWeights(samples: readonly WeightSample[]): FitResult {
   const emptyGrams = my - stoneGrams * mx;
   // A stone must weigh clearly more than the scale's noise, or counts cannot be told apart.
   if (!(stoneGrams >= 0.5)) {
-    return { ok: false, code: 'STONES_TOO_LIGHT', message: `a stone weighs ${stoneGrams.toFixed(2)} g: too little to count stones (need ≥ 0.5 g)` };
+    return reject('STONES_TOO_LIGHT', `a stone weighs ${stoneGrams.toFixed(2)} g: too little to count stones (need ≥ 0.5 g)`);
   }
   const rms = Math.sqrt(samples.reduce((a, s) => a + (s.grams - emptyGrams - stoneGrams * s.stones) ** 2, 0) / n);
   return { ok: true, weights: { emptyGrams, stoneGrams, rmsResidualGrams: rms, samples: n } };
@@ -71,8 +70,8 @@ export function stonesFromGrams(weights: BarrelWeights, grams: number): StoneRea
 }
 
 export type CrossCheck =
-  | { readonly ok: true; readonly stones: number }
-  | { readonly ok: false; readonly code: 'WEIGHT_MISMATCH'; readonly message: string; readonly expected: number; readonly measured: StoneReading };
+  | Ok<{ readonly stones: number }>
+  | (Rejection<'WEIGHT_MISMATCH'> & { readonly expected: number; readonly measured: StoneReading });
 
 /** Does a barrel whose tag says `value` weigh like barrel `value`? */
 export function crossCheckBarrel(weights: BarrelWeights, value: number, grams: number): CrossCheck {

@@ -5,8 +5,9 @@
  * at once; written atomically (json-file.ts). A corrupted file is an error, never silently replaced: it holds
  * the only record of how the barrels weighed.
  */
+import type { Checked, Invalid, Ok } from '../../kernel/result.ts';
 import { isValidStationId } from '../../protocol/index.ts';
-import { readJsonFile, writeJsonAtomic } from '../json-file.ts';
+import { loadJsonDocument, writeJsonAtomic } from '../json-file.ts';
 import type { BarrelWeights } from './barrel-weights.ts';
 
 export const CALIBRATION_VERSION = 1;
@@ -55,8 +56,8 @@ export interface Calibration {
 export const EMPTY_CALIBRATION: Calibration = { version: CALIBRATION_VERSION, stations: {} };
 
 export type LoadCalibration =
-  | { readonly ok: true; readonly calibration: Calibration; readonly created: boolean }
-  | { readonly ok: false; readonly code: 'CALIBRATION_UNREADABLE' | 'CALIBRATION_CORRUPT'; readonly errors: readonly string[] };
+  | Ok<{ readonly calibration: Calibration; readonly created: boolean }>
+  | (Invalid & { readonly code: 'CALIBRATION_UNREADABLE' | 'CALIBRATION_CORRUPT' });
 
 type Obj = Record<string, unknown>;
 
@@ -122,7 +123,7 @@ function checkBarrels(errors: string[], v: unknown): void {
 }
 
 /** Validates a parsed JSON value as a calibration; reports every problem at once, each with its path. */
-export function parseCalibration(value: unknown): { ok: true; calibration: Calibration } | { ok: false; errors: string[] } {
+export function parseCalibration(value: unknown): Checked<{ calibration: Calibration }> {
   if (!isObject(value)) return { ok: false, errors: ['(root): must be a JSON object'] };
   const errors: string[] = [];
   if (value.version !== CALIBRATION_VERSION) errors.push(`version: must be ${CALIBRATION_VERSION}`);
@@ -137,14 +138,11 @@ export function parseCalibration(value: unknown): { ok: true; calibration: Calib
 
 /** A missing file is an empty calibration; a corrupted one is an error and is left untouched. */
 export function loadCalibration(file: string): LoadCalibration {
-  const read = readJsonFile(file);
-  if (!read.ok) {
-    if (read.code === 'NOT_FOUND') return { ok: true, calibration: EMPTY_CALIBRATION, created: true };
-    return { ok: false, code: read.code === 'CORRUPT' ? 'CALIBRATION_CORRUPT' : 'CALIBRATION_UNREADABLE', errors: [read.message] };
-  }
-  const parsed = parseCalibration(read.value);
-  if (!parsed.ok) return { ok: false, code: 'CALIBRATION_CORRUPT', errors: parsed.errors.map((e) => `${file}: ${e}`) };
-  return { ok: true, calibration: parsed.calibration, created: false };
+  const loaded = loadJsonDocument(file, EMPTY_CALIBRATION, (value) => {
+    const parsed = parseCalibration(value);
+    return parsed.ok ? { ok: true, document: parsed.calibration } : parsed;
+  }, { unreadable: 'CALIBRATION_UNREADABLE', corrupt: 'CALIBRATION_CORRUPT' });
+  return loaded.ok ? { ok: true, calibration: loaded.document, created: loaded.created } : loaded;
 }
 
 /** Writes atomically: a crash mid-write leaves the previous file whole. */

@@ -4,6 +4,7 @@
  * the game's own folder under runtime/, made by its plug-in's `table` factory); the runtime does the rest.
  */
 import type { LampPattern, SensorEvent, StationId } from '../../hardware/interface.ts';
+import type { Rejection } from '../../kernel/result.ts';
 import type { GameId } from '../../rules/engine.ts';
 import type { Intent, RuntimeAction } from '../intents.ts';
 import type { Pads } from '../pads/pad-state.ts';
@@ -48,7 +49,7 @@ export interface TableGame {
    */
   requestRefusal(
     state: unknown, pads: Pads, action: { readonly type: string },
-  ): { readonly code: string; readonly message: string } | null;
+  ): Rejection | null;
   /** The lamp pattern per player. */
   lamps(state: unknown): Record<string, LampPattern>;
   /**

@@ -4,6 +4,7 @@
  * duplicate is refused with a code rather than silently overwriting (which would make a barrel "become"
  * another one mid-game).
  */
+import { reject, type Checked, type Rejection } from '../../kernel/result.ts';
 import { ALL_ITEMS, itemKey, parseItemKey, type Item, type ItemKey } from './items.ts';
 
 export const REGISTRY_VERSION = 1;
@@ -15,9 +16,9 @@ export interface TagRegistry {
 }
 
 export type EnrollRejection =
-  | { readonly ok: false; readonly code: 'BAD_UID'; readonly message: string }
-  | { readonly ok: false; readonly code: 'TAG_ALREADY_ENROLLED'; readonly message: string; readonly item: ItemKey }
-  | { readonly ok: false; readonly code: 'ITEM_ALREADY_TAGGED'; readonly message: string; readonly uid: string };
+  | Rejection<'BAD_UID'>
+  | (Rejection<'TAG_ALREADY_ENROLLED'> & { readonly item: ItemKey })
+  | (Rejection<'ITEM_ALREADY_TAGGED'> & { readonly uid: string });
 
 export const EMPTY_REGISTRY: TagRegistry = { version: REGISTRY_VERSION, tags: {} };
 
@@ -53,7 +54,7 @@ export function tagOf(registry: TagRegistry, item: Item): string | undefined {
 /** Enrolls `uid` on `item`. Re-enrolling the same pair is accepted and changes nothing. */
 export function enrollTag(registry: TagRegistry, uid: string, item: Item): { ok: true; registry: TagRegistry } | EnrollRejection {
   const hex = normaliseUid(uid);
-  if (hex === undefined) return { ok: false, code: 'BAD_UID', message: `"${uid}" is not a 4-, 7- or 10-byte UID in hex` };
+  if (hex === undefined) return reject('BAD_UID', `"${uid}" is not a 4-, 7- or 10-byte UID in hex`);
   const key = itemKey(item);
   const existing = registry.tags[hex];
   if (existing === key) return { ok: true, registry };
@@ -80,7 +81,7 @@ export function missingItems(registry: TagRegistry, items: readonly Item[] = ALL
 }
 
 /** Validates a parsed JSON value as a registry; reports every problem at once, each with its path. */
-export function parseRegistry(value: unknown): { ok: true; registry: TagRegistry } | { ok: false; errors: string[] } {
+export function parseRegistry(value: unknown): Checked<{ registry: TagRegistry }> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, errors: ['(root): must be a JSON object'] };
   const v = value as Record<string, unknown>;
   const errors: string[] = [];

@@ -7,6 +7,7 @@
  * only, and the others are flagged against the second fit. With few samples (the default three) a wrong one
  * cannot always be told from a right one; then no fit is made and the person is asked to weigh again.
  */
+import { reject, type Result } from '../../kernel/result.ts';
 import { crossCheckBarrel, fitBarrelWeights, type BarrelWeights } from '../calibration/barrel-weights.ts';
 import type { BarrelSample } from '../calibration/calibration-file.ts';
 
@@ -18,14 +19,12 @@ export interface FlaggedBarrel {
   readonly message: string;
 }
 
-export type Learned =
-  | {
-    readonly ok: true; readonly weights: BarrelWeights;
-    /** Every sample, the flagged ones marked (they were left out of the fit). */
-    readonly samples: readonly BarrelSample[];
-    readonly flagged: readonly FlaggedBarrel[];
-  }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type Learned = Result<{
+  readonly weights: BarrelWeights;
+  /** Every sample, the flagged ones marked (they were left out of the fit). */
+  readonly samples: readonly BarrelSample[];
+  readonly flagged: readonly FlaggedBarrel[];
+}>;
 
 function fit(samples: readonly BarrelSample[]) {
   return fitBarrelWeights(samples.map((s) => ({ stones: s.barrel, grams: s.grams })));
@@ -46,12 +45,8 @@ export function learnBarrels(samples: readonly BarrelSample[]): Learned {
   const second = good.length > bad.size ? fit(good) : undefined;
   if (second?.ok !== true || disagreeing(second.weights, good).size > 0) {
     const names = [...bad].map((s) => s.barrel).join(', ');
-    return {
-      ok: false,
-      code: 'BARRELS_DISAGREE',
-      message: `the barrels' weights do not fit one empty weight and one stone weight (barrels ${names} stand out; `
-        + `rms ${first.weights.rmsResidualGrams.toFixed(1)} g): check their filling and labels, or weigh more barrels`,
-    };
+    return reject('BARRELS_DISAGREE', `the barrels' weights do not fit one empty weight and one stone weight (barrels ${names} stand out; `
+      + `rms ${first.weights.rmsResidualGrams.toFixed(1)} g): check their filling and labels, or weigh more barrels`);
   }
   const weights = second.weights;
   const flagged: FlaggedBarrel[] = [];

@@ -2,6 +2,7 @@
  * The calibration flow's ports and messages (calibrate-session.ts is the flow itself).
  */
 import type { StationId } from '../../hardware/interface.ts';
+import type { Result } from '../../kernel/result.ts';
 import type { BarrelWeights } from '../calibration/barrel-weights.ts';
 import type { Calibration } from '../calibration/calibration-file.ts';
 import type { Scheduler } from '../ports.ts';
@@ -9,9 +10,7 @@ import type { TagRegistry } from '../registry/tag-registry.ts';
 import type { FlaggedBarrel } from './barrel-learning.ts';
 
 /** A station command's answer: a failure carries the driver's or the station's code (`TIMEOUT`, `SENSOR_TIMEOUT`, …). */
-export type ScaleReply<T extends object> =
-  | ({ readonly ok: true } & T)
-  | { readonly ok: false; readonly code: string; readonly message: string };
+export type ScaleReply<T extends object> = Result<T>;
 
 /** The two scale commands the flow sends; `SerialStations` provides them. */
 export interface ScaleCommands {

@@ -3,6 +3,7 @@
  * anew (`--redo ITEM`, a damaged or lost tag). Names are forgiving — `barrel:7`, `7`, `R4`, `card:R4`,
  * `Z2` — because a person types them at a table, but anything that is not one of the game's items is an error.
  */
+import { reject, type Result } from '../../kernel/result.ts';
 import { ALL_ITEMS, EVERY_ITEM, itemKey, itemLabel, parseItemKey, type Item } from '../registry/items.ts';
 
 /** Groups for `--only`: Zapp Zerapp's barrels, Zip-Zap's cards and ZAP cards, Killer-21's cards and chips. */
@@ -21,9 +22,7 @@ export function parseItemName(name: string): Item | undefined {
   return parseItemKey(upper) ?? parseItemKey(`card:${upper}`) ?? parseItemKey(`zap:${upper}`) ?? parseItemKey(`k21:${upper}`);
 }
 
-export type Selection =
-  | { readonly ok: true; readonly items: readonly Item[]; readonly redo: readonly Item[] }
-  | { readonly ok: false; readonly message: string };
+export type Selection = Result<{ readonly items: readonly Item[]; readonly redo: readonly Item[] }, 'BAD_SELECTION'>;
 
 /**
  * The items of a run, in enrollment order. `only` is a comma-separated list of groups; `redo` names items
@@ -34,13 +33,13 @@ export function selectItems(only: string | undefined, redo: readonly string[] = 
   if (only !== undefined) {
     const names = only.split(',').map((s) => s.trim()).filter((s) => s !== '');
     const bad = names.filter((n) => !(ITEM_GROUPS as readonly string[]).includes(n));
-    if (names.length === 0 || bad.length > 0) return { ok: false, message: `--only takes ${ITEM_GROUPS.join(', ')} (comma-separated), got "${only}"` };
+    if (names.length === 0 || bad.length > 0) return reject('BAD_SELECTION', `--only takes ${ITEM_GROUPS.join(', ')} (comma-separated), got "${only}"`);
     groups = names as ItemGroup[];
   }
   const redoItems: Item[] = [];
   for (const name of redo) {
     const item = parseItemName(name);
-    if (item === undefined) return { ok: false, message: `--redo: "${name}" is not an item (barrel:1..13 or 1..13, a card such as R4, a ZAP card Z1..Z6)` };
+    if (item === undefined) return reject('BAD_SELECTION', `--redo: "${name}" is not an item (barrel:1..13 or 1..13, a card such as R4, a ZAP card Z1..Z6)`);
     if (!redoItems.some((i) => itemKey(i) === itemKey(item))) redoItems.push(item);
   }
   const kinds = groups?.map((g) => GROUP_KIND[g]);

@@ -2,6 +2,7 @@
  * Zapp Zerapp's table behaviour (barrel-pads.ts decisions, lamps) behind the TableGame interface.
  */
 import type { SensorEvent } from '../../hardware/interface.ts';
+import { reject } from '../../kernel/result.ts';
 import { describeMoves, type ZappState } from '../../rules/zapp-zerapp/index.ts';
 import { zappLamps } from './lamps.ts';
 import { occupiedPads, type Pads } from '../pads/pad-state.ts';
@@ -47,7 +48,7 @@ export function zappTable(ctx: ZappTableContext): TableGame {
       // The same check the seat button makes (buttonIntents): a barrel left on a pad would count at the roll.
       const left = notClear(pads);
       if ((action.type === 'roll' || action.type === 'enter-dice') && state.phase === 'ROLL' && left !== null) {
-        return { code: 'PADS_NOT_CLEAR', message: left };
+        return reject('PADS_NOT_CLEAR', left);
       }
       return null;
     },

@@ -9,6 +9,7 @@
  * Times on screen ("armed for 3.2 s", penalty countdowns) use this screen's clock against the controller's
  * wall-clock stamps: keep both clocks synchronised (NTP) for them to be right to the tenth of a second.
  */
+import { percentile, sortedAscending } from '../../../controller/kernel/stats.ts';
 import { beeper } from '../beeper.ts';
 import { contestantInfo, delay, duration, entrants, LOCK_REASON, seconds, textOn } from '../buzzer-format.ts';
 import { statusBadge } from '../common.ts';
@@ -189,8 +190,7 @@ function histogram(view: BuzzerView): HTMLElement {
     }
     const top = Math.max(1, ...counts);
     const colour = contestantInfo(view, c.id).colour;
-    const sorted = [...ms].sort((a, b) => a - b);
-    const median = sorted.length === 0 ? null : sorted[Math.floor(sorted.length / 2)] ?? null;
+    const median = ms.length === 0 ? null : percentile(sortedAscending(ms), 50);
     const svg = s('svg', { viewBox: `0 0 ${width} ${height}`, class: 'bz-hist', role: 'img', preserveAspectRatio: 'none',
       'aria-label': `${c.name}: ${ms.length} reaction time${ms.length === 1 ? '' : 's'}${median === null ? '' : `, median ${median.toFixed(0)} ms`}` },
     s('line', { x1: 0, y1: height - 0.5, x2: width, y2: height - 0.5, class: 'bz-axis' }),

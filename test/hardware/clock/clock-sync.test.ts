@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClockSync } from '../../../controller/hardware/clock/clock-sync.ts';
-import { SeededRandom } from '../../../controller/hardware/clock/seeded-random.ts';
+import { SeededRandom } from '../../../controller/kernel/random.ts';
 import { StationClock } from '../../../controller/hardware/clock/station-clock.ts';
 import { deviceElapsedUs, type ResonatorModel } from '../../../controller/bench/sim/simulated-clock.ts';
 

@@ -1,7 +1,7 @@
 // Property checks over random games: a uniformly random bot always finishes with a winner, every reachable
 // state keeps its invariants, and the public view never depends on unrevealed barrel numbers.
 import { describe, expect, it } from 'vitest';
-import { nextInt, seedRng, type Rng } from '../../../controller/rules/common/rng.ts';
+import { nextInt, seedRng, type Rng } from '../../../controller/kernel/random.ts';
 import { PUBLIC } from '../../../controller/rules/common/viewer.ts';
 import {
   checkInvariants, zappZerappEngine as engine, type BarrelLoc, type ZappState,

@@ -9,7 +9,8 @@
 import type { PublicEventJson } from '../../types.ts';
 import { describeK21Event, refusalText, type Namer } from './text.ts';
 
-export type Outcome =
+/** What the panel shows for the action it sent (not a rules `Outcome`: this is read back from the public events). */
+export type PanelOutcome =
   | { readonly kind: 'pending' }
   | { readonly kind: 'applied'; readonly text: string }
   | { readonly kind: 'refused'; readonly code: string; readonly text: string }
@@ -25,7 +26,7 @@ const MAX_NAMED = 4;
  * The outcome of the action sent when the table's last event was `afterSeq`: the first refusal or notice after
  * it, or the game events after it (the first few named), or pending while none has arrived.
  */
-export function outcomeAfter(events: readonly PublicEventJson[], afterSeq: number, n: Namer = (p) => p): Outcome {
+export function outcomeAfter(events: readonly PublicEventJson[], afterSeq: number, n: Namer = (p) => p): PanelOutcome {
   const after = events.filter((e) => e.seq > afterSeq);
   const first = after[0];
   if (first === undefined) return { kind: 'pending' };

@@ -16,7 +16,7 @@ import { h, replace } from '../../dom.ts';
 import type { BridgeSeat } from '../../types.ts';
 import type { GamePart, SimulatorKit } from '../game-ui.ts';
 import { cardLabel, KINDS, kindName } from './card-names.ts';
-import { outcomeAfter, type Outcome } from './outcome.ts';
+import { outcomeAfter, type PanelOutcome } from './outcome.ts';
 import { k21View, namer } from './page.ts';
 
 /** How long the outcome line waits for the table's events before saying it saw none. */
@@ -149,7 +149,7 @@ export class Killer21SimulatorPanel implements GamePart {
       this.finish();
       return;
     }
-    const o: Outcome = outcomeAfter(t.events, p.afterSeq, namer(this.kit.ctx));
+    const o: PanelOutcome = outcomeAfter(t.events, p.afterSeq, namer(this.kit.ctx));
     if (o.kind === 'pending') {
       if (Date.now() - p.sentAt >= OUTCOME_WAIT_MS) {
         this.show('ok', `${p.what}: read, but the table made no event of it`, 'NO_EVENT');
