@@ -524,7 +524,12 @@ void poll_serial() {
     int c = Serial.read();
     if (c < 0) return;
     LineReader::Result r = reader.feed((uint8_t)c);
-    if (r == LineReader::LINE) handle_line(reader.line(), reader.length(), micros());
+    if (r == LineReader::LINE) {
+      handle_line(reader.line(), reader.length(), micros());
+#if STATION_HAS_PAD
+      update_lamp(); // a lamp command takes effect now, not after the RFID step of this loop pass
+#endif
+    }
     else if (r == LineReader::TOO_LONG) send_err(false, 0, STATUS_LINE_TOO_LONG);
   }
 }

@@ -2,7 +2,7 @@
 // READY after a SELECT for another UID (ChameleonMini), tags that cannot be read, a reader that reads 0x00 on
 // SPI for a while after a reset. Each test failed on firmware 0.3.0 (run it on another image with
 // ZT_SEAT_HEX=<path>, docs/firmware-in-the-loop.md) and passes on 0.4.0. The 10-minute run of the first one
-// is a benchmark: `npx tsx test/emulator/measure-rfid-radio.ts`.
+// is a benchmark: `npx tsx test/emulator/measure-rfid-radio.ts`; this file runs 30 simulated s of it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StationEmulator, ensureSeatFirmware } from './station-emulator.ts';
 import { POWER_UP_ALLOWANCE_US, describeRadioResult, randomUids, runRadioScenario, tagEvent } from './rfid-radio-run.ts';
@@ -23,15 +23,16 @@ function tagLines(station: StationEmulator, uids: readonly string[], from: numbe
 }
 
 describe('answers lost on the air', () => {
-  it('1 % lost, 13 cards resting for 60 s while one more is laid and lifted: none dropped, every interval holds', async () => {
-    const scenario = { resting: 13, uidBytes: 7 as const, loss: 0.01, durationUs: 60_000_000, seed: 17 };
+  // 30 simulated s (~40 s of wall time on a quiet 2-core machine, minutes on a busy one); the benchmark runs 10 minutes.
+  it('1 % lost, 13 cards resting for 30 s while one more is laid and lifted: none dropped, every interval holds', async () => {
+    const scenario = { resting: 13, uidBytes: 7 as const, loss: 0.01, durationUs: 30_000_000, seed: 17 };
     const result = await runRadioScenario(scenario);
     if (REPORT) console.info(describeRadioResult(scenario, result).join('\n'));
-    expect(result.lostAnswers).toBeGreaterThan(500); // the radio was noisy
+    expect(result.lostAnswers).toBeGreaterThan(300); // the radio was noisy
     expect(result.restingEvents).toEqual([]); // 0.3.0: resting cards left (TAG-) and stayed halted, gone for good
     expect(result.droppedForGood).toEqual([]);
     expect(result.missing).toBe(0);
-    expect(result.landings.length).toBeGreaterThan(50);
+    expect(result.landings.length).toBeGreaterThan(40);
     expect(result.landings.filter((l) => !l.holds)).toEqual([]);
     expect(result.lifts.filter((l) => !l.holds)).toEqual([]); // 0.3.0: stamped before a lost answer's tag was lifted
   }, 600_000);

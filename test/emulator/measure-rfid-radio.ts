@@ -9,7 +9,7 @@
  *   ZT_SEAT_HEX=<older zaptable.hex> npx tsx test/emulator/measure-rfid-radio.ts   # the same on another build
  *
  * avr8js runs ~1 simulated s per 1-1.5 s of wall time with 13 cards being checked (2-core machine, shared):
- * 10 minutes take ~10-15 minutes. The vitest test runs the same scenario for 60 s.
+ * 10 minutes take ~10-15 minutes (more on a busy machine). The vitest test runs the same scenario for 30 s.
  */
 import { parseArgs } from 'node:util';
 import { describeRadioResult, runRadioScenario, type RadioScenario } from './rfid-radio-run.ts';

@@ -1,7 +1,7 @@
 /**
  * A reader on a real radio, firmware in the loop (issue 17): cards resting on the pad while answers get lost
  * on the air, and one more card laid on and lifted off again and again at random moments. Shared by the
- * vitest test (`firmware-rfid-radio.test.ts`, 60 simulated s) and the benchmark (`measure-rfid-radio.ts`,
+ * vitest test (`firmware-rfid-radio.test.ts`, 30 simulated s) and the benchmark (`measure-rfid-radio.ts`,
  * 10 simulated minutes by default), which print the same figures.
  *
  * What counts:
