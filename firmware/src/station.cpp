@@ -66,7 +66,7 @@ struct Rfid {
   uint8_t next_check;     // the slot to check next
   int8_t recheck;         // a slot that just missed its check: checked again in the next step (-1: none)
   bool honest;            // the next empty poll proves an empty field (false right after a failed read)
-  bool resync;            // a field reset is due (a tag found no slot, and now a slot is free)
+  bool resync;            // a field reset is due (a suspect to decide, or a tag found no slot and one is free)
   bool recount;           // a field reset's inventory is running (no presence checks meanwhile)
   uint8_t empties;        // honest empty polls in a row during the inventory
   uint8_t failures;       // failed reads in a row (only a read or an honest empty poll ends the run)
@@ -529,8 +529,9 @@ void poll_serial() {
 #if STATION_HAS_PAD
       update_lamp(); // a lamp command takes effect now, not after the RFID step of this loop pass
 #endif
+    } else if (r == LineReader::TOO_LONG) {
+      send_err(false, 0, STATUS_LINE_TOO_LONG);
     }
-    else if (r == LineReader::TOO_LONG) send_err(false, 0, STATUS_LINE_TOO_LONG);
   }
 }
 
