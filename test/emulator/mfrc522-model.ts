@@ -183,6 +183,11 @@ export interface Mfrc522Options {
   readonly staysReady?: boolean;
   /** For this long after every reset, SPI reads give 0x00 and writes are lost (µs; default 0). */
   readonly spiZeroAfterResetUs?: number;
+  /**
+   * False: keep no per-frame logs (`transactions`, `framesSent`, `requests` and so `polls()`/`checks()`/`steps()`,
+   * `versionReadsUs`, `timerExpiries`) — for long runs: 10 simulated minutes of them outgrow Node's heap. Default true.
+   */
+  readonly record?: boolean;
 }
 
 /** Per tag. */
@@ -257,6 +262,7 @@ export class Mfrc522Model {
   private readonly lossRandom: () => number;
   private readonly staysReady: boolean;
   private readonly spiZeroAfterResetUs: number;
+  private readonly record: boolean;
   /** Until when SPI reads give 0x00 after a reset. */
   private spiZeroUntilUs = 0;
   /** Until when CommandReg.PowerDown reads 1 (the oscillator starting after a reset). */
@@ -276,6 +282,7 @@ export class Mfrc522Model {
     this.lossRandom = seeded(options.lossSeed ?? 1);
     this.staysReady = options.staysReady ?? false;
     this.spiZeroAfterResetUs = options.spiZeroAfterResetUs ?? 0;
+    this.record = options.record ?? true;
     this.regs = resetValues(this.version);
     runner.onAttach((mcu) => {
       this.attach(mcu);
@@ -448,7 +455,7 @@ export class Mfrc522Model {
     const startUs = this.runner.nowUs;
     const expiry = this.runner.after(periodUs, () => {
       this.timer = undefined;
-      this.timerExpiries.push(this.runner.nowUs);
+      if (this.record) this.timerExpiries.push(this.runner.nowUs);
       if (startUs < this.timerIrqClearedUs) this.staleTimerIrqs++; // started before the driver cleared TimerIRq
       this.regs[REG.COM_IRQ] = (this.regs[REG.COM_IRQ] ?? 0) | IRQ_TIMER;
       if ((this.regs[REG.T_MODE] ?? 0) & T_AUTO_RESTART) this.startTimer();
@@ -493,7 +500,7 @@ export class Mfrc522Model {
       this.address = (out >> 1) & 0x3f;
       this.reading = (out & 0x80) !== 0;
       this.phase = 1;
-      this.transactions.push({ atUs: this.runner.nowUs, reg: this.address, read: this.reading });
+      if (this.record) this.transactions.push({ atUs: this.runner.nowUs, reg: this.address, read: this.reading });
       return 0x00;
     }
     if (this.reading) return this.readReg(this.address);
@@ -504,7 +511,7 @@ export class Mfrc522Model {
   private readReg(reg: number): number {
     switch (reg) {
       case REG.VERSION:
-        this.versionReadsUs.push(this.runner.nowUs);
+        if (this.record) this.versionReadsUs.push(this.runner.nowUs);
         return this.version;
       case REG.COMMAND: return (this.regs[REG.COMMAND] ?? 0) | (this.waking ? POWER_DOWN : 0);
       case REG.FIFO_LEVEL: return this.fifo.length;
@@ -583,9 +590,10 @@ export class Mfrc522Model {
     this.fifo = [];
     const bits = frame.length === 0 ? 0 : (frame.length - 1) * 8 + (txLastBits === 0 ? 8 : txLastBits);
     const now = this.runner.nowUs;
-    this.framesSent.push({ atUs: now, bytes: frame, bits });
+    if (this.record) this.framesSent.push({ atUs: now, bytes: frame, bits });
     const txUs = (2 + bits + Math.floor(bits / 8)) * ETU_US; // SOF + data with parity + EOF
     const answers: number[][] = [];
+    const wupa = ((frame[0] ?? 0) & 0x7f) === 0x52;
     let garbled = false;
     if (this.fieldOn) {
       for (const tag of this.tags) {
@@ -601,9 +609,9 @@ export class Mfrc522Model {
       }
     }
     for (const listener of this.onRequest) {
-      if (bits === 7) listener({ atUs: now, wupa: ((frame[0] ?? 0) & 0x7f) === 0x52, answers: answers.length });
+      if (bits === 7) listener({ atUs: now, wupa, answers: answers.length });
     }
-    if (bits === 7) this.requests.push({ atUs: now, answers: answers.length, wupa: ((frame[0] ?? 0) & 0x7f) === 0x52 });
+    if (bits === 7 && this.record) this.requests.push({ atUs: now, answers: answers.length, wupa });
     this.regs[REG.ERROR] = 0;
     this.regs[REG.CONTROL] = ((this.regs[REG.CONTROL] ?? 0) & ~0x07) & 0xff;
     this.transmitting = true;
