@@ -14,7 +14,8 @@
 // each stamped with its first edge. If the queue is full (more than BUTTON_QUEUE changes of >= 5 ms each
 // while loop() was blocked), further changes are dropped in pairs: the reports always alternate.
 //
-// Concurrency: on_edge() runs in the ISR; call poll() with interrupts disabled (it is a few dozen cycles).
+// Concurrency: on_edge() runs in the ISR; call poll() (or advance() and take(), each) with interrupts
+// disabled; idle() needs no critical section.
 // All time arithmetic is modular (uint32_t subtraction), so the 71.6-minute micros() wrap is harmless.
 #ifndef ZT_BUTTON_H
 #define ZT_BUTTON_H
@@ -52,8 +53,19 @@ public:
 
   // loop() side: returns true and fills *out when a change has been accepted (call until false).
   // `pressed_now` is the live level: a change that came without any edge (two edges inside one
-  // interrupts-off window) is taken as an edge now — late, but never lost.
+  // interrupts-off window) is taken as an edge now — late, but never lost. now_us may be taken before the
+  // interrupts were disabled, so an edge may be newer than it: such a line is not quiet yet.
   bool poll(uint32_t now_us, bool pressed_now, ButtonEvent *out);
+  // poll() in two halves, each short enough for its own interrupts-off section (the loop's sections delay
+  // every ISR stamp, a slap's too): advance() accepts a level that has been quiet long enough (or takes a
+  // change without an edge), take() hands out the oldest queued change. poll() = advance(), then take().
+  void advance(uint32_t now_us, bool pressed_now);
+  bool take(ButtonEvent *out);
+
+  // True when poll() has nothing to do: nothing queued, no edge since the last accepted level, and the live
+  // level is that level. Single-byte reads (atomic on the AVR), so no critical section is needed for it: the
+  // loop enters one only while a change is under way. An edge racing with this call is seen at the next.
+  bool idle(bool pressed_now) const { return count_ == 0 && !armed_ && pressed_now == level_; }
 
   bool pressed() const { return stable_; } // the last accepted (reported or queued) level
 

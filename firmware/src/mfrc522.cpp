@@ -171,13 +171,15 @@ void Mfrc522::start_reset() {
 }
 
 Mfrc522::Health Mfrc522::finish_reset() {
-  if (read_reg(REG_COMMAND) & COMMAND_POWER_DOWN) {
+  // Up once PowerDown has cleared and VersionReg answers. Some modules read 0x00 on SPI for a while after a
+  // reset (PowerDown then reads 0 too): that is still starting, not absent, until the start-up timeout —
+  // taking it for DOWN made check() reset the chip again as soon as it answered, for ever.
+  if ((read_reg(REG_COMMAND) & COMMAND_POWER_DOWN) || !version_ok(version())) {
     if ((uint32_t)(micros() - start_us_) < RFID_STARTUP_TIMEOUT_US) return STARTING;
-    starting_ = false; // never came up: DOWN; check() starts over next time
+    starting_ = false; // never came up (no module: MISO pulled low reads 0x00): DOWN; check() starts over
     return DOWN;
   }
   starting_ = false;
-  if (!version_ok(version())) return DOWN; // MISO pulled low (no module) reads PowerDown = 0 too
   configure();
   ready_ = true;
   return UP;
@@ -265,7 +267,7 @@ Mfrc522::Status Mfrc522::request(uint8_t cmd) {
   return transceive(&cmd, 1, 0x07, nullptr, &rx_len, &last_bits, &coll); // short frame: 7 bits
 }
 
-bool Mfrc522::select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak) {
+bool Mfrc522::select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak, bool zero_branch) {
   uint8_t buf[9];
   memset(buf, 0, sizeof(buf));
   buf[0] = sel;
@@ -296,8 +298,8 @@ bool Mfrc522::select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak) {
       uint8_t pos = (uint8_t)(8 * full + coll);
       if (pos <= known || pos > 32) return false; // no progress, or a collision in the BCC only
       uint8_t byte = (uint8_t)(2 + (pos - 1) / 8), bit = (uint8_t)((pos - 1) % 8);
-      // Keep the bits before the collision, take the `1` branch, clear the rest.
-      buf[byte] = (uint8_t)((buf[byte] & (uint8_t)((1 << bit) - 1)) | (uint8_t)(1 << bit));
+      // Keep the bits before the collision, take the `1` branch (or the `0` one), clear the rest.
+      buf[byte] = (uint8_t)((buf[byte] & (uint8_t)((1 << bit) - 1)) | (zero_branch ? 0 : (uint8_t)(1 << bit)));
       for (uint8_t i = (uint8_t)(byte + 1); i < 7; i++) buf[i] = 0;
       known = pos;
       continue;
@@ -332,15 +334,27 @@ void Mfrc522::halt() {
   transceive(buf, 4, 0, nullptr, &rx_len, &last_bits, &coll);
 }
 
-Mfrc522::Step Mfrc522::poll(TagUid *uid) {
+Mfrc522::Step Mfrc522::poll(TagUid *uid, bool zero_branch) {
   Status st = request(PICC_REQA);
-  if (st == ST_TIMEOUT) return EMPTY; // the timer ran out: nobody answered
-  if (st != ST_OK) return FAILED;     // the chip itself did not work (the guard ran out): proves nothing
+  if (st == ST_TIMEOUT) {
+    // Nobody answered — or a new tag's ATQA was lost on the air. That tag is READY now, and the next REQA
+    // would send it back to IDLE unanswered (a second false "empty"). An ANTICOLLISION CL1 with no UID bit
+    // (NVB 0x20) asks READY tags directly; only IDLE/HALT ones ignore it. So an empty poll is wrong only
+    // when both answers are lost (p^2), at ~0.4 ms a poll.
+    uint8_t probe[2] = {PICC_SEL_CL1, 0x20};
+    uint8_t rx_len = 1, last_bits = 0, coll = 0; // "did anything answer?"
+    st = transceive(probe, 2, 0, nullptr, &rx_len, &last_bits, &coll);
+    if (st == ST_TIMEOUT) return EMPTY; // the timer ran out: nobody answered
+    if (st != ST_OK) return FAILED;
+    // A READY tag answered: read it (ANTICOLLISION frames leave READY tags READY).
+  } else if (st != ST_OK) {
+    return FAILED; // the chip itself did not work (the guard ran out): proves nothing
+  }
   static const uint8_t sel[3] = {PICC_SEL_CL1, PICC_SEL_CL2, PICC_SEL_CL3};
   uint8_t len = 0;
   for (uint8_t level = 0; level < 3; level++) {
     uint8_t cl[4], sak = 0;
-    if (!select_level(sel[level], cl, &sak)) return FAILED;
+    if (!select_level(sel[level], cl, &sak, zero_branch)) return FAILED;
     if (sak & SAK_UID_INCOMPLETE) {
       if (cl[0] != PICC_CASCADE_TAG || level == 2) return FAILED;
       memcpy(uid->bytes + len, cl + 1, 3);
@@ -414,5 +428,10 @@ Mfrc522::Presence Mfrc522::presence(const TagUid &uid, bool shared_upper) {
       return UNSURE;
     }
   }
-  return PRESENT; // a 4-byte UID, selected (ACTIVE*)
+  // A 4-byte UID, selected (ACTIVE*). HLTA: it goes back to HALT, and so does any other woken tag that did
+  // not take the SELECT for another UID as an error (ISO says it falls back to IDLE/HALT; a ChameleonMini
+  // stays READY). A newly placed tag the WUPA woke would otherwise stay READY and the next REQA would send
+  // it back to IDLE unanswered: a false empty poll, and with a check in every step never a TAG+.
+  halt();
+  return PRESENT;
 }

@@ -79,8 +79,10 @@ public:
   // Switches the RF field (both antenna drivers) on or off.
   void field(bool on);
   // A poll (see above): REQA; when answered, reads one tag (anticollision + SELECT) and halts it. Blocks
-  // for the whole read (hardware/protocol.md, RFID timing), ~0.35 ms when nobody answers.
-  Step poll(TagUid *uid);
+  // for the whole read (hardware/protocol.md, RFID timing), ~0.7 ms when nobody answers.
+  // zero_branch: at a collision, follow the tags with a 0 at the collided bit instead of a 1. The station
+  // alternates after a failed read, so a tag that cannot be read does not hide the tags on the other branch.
+  Step poll(TagUid *uid, bool zero_branch = false);
   // A presence check of a known, HALTed tag (see above). Leaves it READY*/ACTIVE* (the next REQA halts
   // it), every other tag HALTed, new ones IDLE.
   // shared_upper: another known tag has the same upper cascade levels (TagPresence::shares_upper_levels):
@@ -102,7 +104,7 @@ private:
   Status transceive(const uint8_t *tx, uint8_t tx_len, uint8_t bit_framing, uint8_t *rx, uint8_t *rx_len,
                     uint8_t *rx_last_bits, uint8_t *coll_pos);
   Status request(uint8_t cmd); // REQA / WUPA (a 7-bit short frame): ST_OK when something answered
-  bool select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak);
+  bool select_level(uint8_t sel, uint8_t cl[4], uint8_t *sak, bool zero_branch);
   static bool version_ok(uint8_t v) { return v != 0x00 && v != 0xFF; }
   void start_reset();    // RST pulse; the chip then starts its oscillator
   Health finish_reset(); // STARTING until CommandReg.PowerDown clears, then configures: UP (or DOWN)

@@ -9,7 +9,8 @@
 //    than that (and their ring-down) are one SLAP: the TAG+ that follow still say what landed.
 // With no sensor fitted the pin's pull-up holds it high: no edge, no SLAP.
 //
-// Pure logic (host-tested). Concurrency: on_edge() runs in the ISR; call poll() with interrupts disabled.
+// Pure logic (host-tested). Concurrency: on_edge() runs in the ISR; call poll() with interrupts disabled
+// (idle() needs no critical section).
 // Time arithmetic is modular (uint32_t subtraction); poll() marks the line quiet after SLAP_QUIET_US, so a
 // 71.6-minute micros() wrap between two impacts cannot hide the second one.
 #ifndef ZT_SLAP_H
@@ -48,9 +49,14 @@ public:
     last_edge_us_ = now_us;
   }
 
-  // loop() side: true with *t_us = the first edge of an impact, one per call (call until false).
+  // True when poll() has nothing to do (nothing queued, the line quiet): single-byte reads, no critical
+  // section needed; an edge racing with it is seen at the next call.
+  bool idle() const { return count_ == 0 && quiet_; }
+
+  // loop() side: true with *t_us = the first edge of an impact, one per call (call until false). now_us may
+  // be read before interrupts were disabled: an edge newer than it means the line is not quiet (signed).
   bool poll(uint32_t now_us, uint32_t *t_us) {
-    if (!quiet_ && (uint32_t)(now_us - last_edge_us_) >= quiet_us_) quiet_ = true;
+    if (!quiet_ && (int32_t)(now_us - last_edge_us_) >= (int32_t)quiet_us_) quiet_ = true;
     if (count_ == 0) return false;
     *t_us = queue_[head_];
     head_ = (uint8_t)((head_ + 1) % SLAP_QUEUE);

@@ -44,8 +44,12 @@ SlapDetector slap;
 
 // The RFID schedule (mfrc522.h): the field stays on and every known tag HALTed; each step is a poll (REQA)
 // for new tags, then — when nobody answered it — one presence check of a known tag, round robin. A field
-// reset (off >= 5.1 ms, on >= 5.1 ms before the first poll: ISO 14443-3) only at start, after the reader
-// came back, and to find tags that found no slot once a slot is free.
+// reset (off >= 5.1 ms, on >= 5.1 ms before the first poll: ISO 14443-3) starts a full inventory: every tag
+// lost power and answers the polls again, one read per step, until RFID_INVENTORY_EMPTY_POLLS polls in a
+// row found nobody new (a lost answer cannot end it early). It comes at start, after the reader came back,
+// to find tags that found no slot once a slot is free, and when a tag missed TAG_MISSES_TO_LEAVE checks in a
+// row: such a tag leaves (TAG-) only if the inventory does not read it; a lost answer never drops a tag that
+// is still there (halted, it would answer no poll again).
 enum RfidPhase : uint8_t {
   RFID_DOWN,      // the chip does not answer (or is starting): check it again
   RFID_FIELD_OFF, // field off (a reset): every tag loses power
@@ -60,10 +64,13 @@ struct Rfid {
   uint32_t round_us;      // when the current round of presence checks began
   uint32_t health_us;     // when the chip was last checked (VersionReg, TModeReg)
   uint8_t next_check;     // the slot to check next
+  int8_t recheck;         // a slot that just missed its check: checked again in the next step (-1: none)
   bool honest;            // the next empty poll proves an empty field (false right after a failed read)
-  bool resync;            // a field reset is due (a tag found no slot, and now a slot is free)
-  bool recount;           // after a field reset: overflow is decided by the first empty poll
-  uint8_t failures;       // failed reads in a row
+  bool resync;            // a field reset is due (a suspect to decide, or a tag found no slot and one is free)
+  bool recount;           // a field reset's inventory is running (no presence checks meanwhile)
+  uint8_t empties;        // honest empty polls in a row during the inventory
+  uint8_t failures;       // failed reads in a row (only a read or an honest empty poll ends the run)
+  bool read_fault;        // RFID_MAX_FAILURES failed reads in a row; cleared only by an honest empty poll
   bool chip_fault;        // the MFRC522 does not answer on SPI
   bool reported_fault;    // FAULT+ rfid sent and not yet cleared
 } rf;
@@ -132,9 +139,18 @@ void on_button_edge() { // ISR: take the time first, then the level, think later
 
 void poll_button() {
   for (;;) {
+    // The time and the level first, with interrupts on: the section below only looks at the ISR's state, so
+    // a slap or button edge waits at most that long for its stamp (hardware/protocol.md, Time). An edge
+    // after this micros() is newer than `now`: poll() then takes its line as not yet quiet.
+    uint32_t now = micros();
+    bool level = button_level();
+    if (button.idle(level)) return; // nothing queued, no edge pending, no change: no critical section
     ButtonEvent e;
-    noInterrupts(); // the debouncer's state is shared with the ISR
-    bool changed = button.poll(micros(), button_level(), &e);
+    noInterrupts(); // the debouncer's state is shared with the ISR: two short sections instead of one long
+    button.advance(now, level);
+    interrupts();
+    noInterrupts();
+    bool changed = button.take(&e);
     interrupts();
     if (!changed) return;
     begin_event(e.t_us, e.pressed ? "BTN+" : "BTN-");
@@ -248,9 +264,11 @@ void on_slap_edge() { slap.on_edge(micros()); } // ISR (falling edge): the time 
 
 void poll_slap() {
   for (;;) {
+    if (slap.idle()) return; // nothing queued, the line quiet: no critical section
+    uint32_t now = micros(); // with interrupts on (as in poll_button): the section below stays short
     uint32_t t_us = 0;
     noInterrupts(); // the detector's state is shared with the ISR
-    bool impact = slap.poll(micros(), &t_us);
+    bool impact = slap.poll(now, &t_us);
     interrupts();
     if (!impact) return;
     begin_event(t_us, "SLAP");
@@ -263,38 +281,58 @@ void poll_slap() {
 // FAULT+ rfid while the reader cannot give a complete, trustworthy picture of its field: the chip does
 // not answer, more tags lie on it than it can track, or its reads keep failing.
 void rfid_update_fault() {
-  bool fault = rf.chip_fault || tags.overflow() || rf.failures >= RFID_MAX_FAILURES;
+  bool fault = rf.chip_fault || tags.overflow() || rf.read_fault;
   if (fault != rf.reported_fault) emit_fault(fault, "rfid");
   rf.reported_fault = fault;
 }
 
 void rfid_field_reset(uint32_t now) {
   rfid.field(false);
+  rf.recheck = -1; // the inventory decides now
   rf.phase = RFID_FIELD_OFF;
   rf.phase_us = now;
   rf.resync = false;
 }
 
 // One presence check of the next known tag, when one is due (a round checks every tag once; a new round
-// begins RFID_CHECK_PERIOD_US after the last one began, at the earliest).
+// begins RFID_CHECK_PERIOD_US after the last one began, at the earliest). A tag that missed its check is
+// checked again in the next step, out of turn: a lost answer is cleared up at once, and a tag that has gone
+// becomes a suspect ~one step after its first miss instead of a round later.
 void rfid_check_presence() {
-  int8_t slot = tags.next_slot(rf.next_check);
-  if (slot < 0) return;
+  int8_t slot = rf.recheck;
   uint32_t t_us = micros();
-  if ((uint8_t)slot < rf.next_check || rf.next_check == 0) { // a new round
-    if ((uint32_t)(t_us - rf.round_us) < RFID_CHECK_PERIOD_US) return;
-    rf.round_us = t_us;
+  if (slot >= 0 && tags.next_slot((uint8_t)slot) == slot) { // still tracked
+    rf.recheck = -1;
+  } else {
+    slot = tags.next_slot(rf.next_check);
+    if (slot < 0) return;
+    if ((uint8_t)slot < rf.next_check || rf.next_check == 0) { // a new round
+      if ((uint32_t)(t_us - rf.round_us) < RFID_CHECK_PERIOD_US) return;
+      rf.round_us = t_us;
+    }
+    rf.next_check = (uint8_t)(slot + 1);
+    if (rf.next_check >= TAG_MAX_PRESENT) rf.next_check = 0;
   }
-  rf.next_check = (uint8_t)(slot + 1);
-  if (rf.next_check >= TAG_MAX_PRESENT) rf.next_check = 0;
   Mfrc522::Presence p = rfid.presence(tags.uid_at((uint8_t)slot), tags.shares_upper_levels((uint8_t)slot));
   TagPresence::Check c = p == Mfrc522::PRESENT  ? TagPresence::ANSWERED
                          : p == Mfrc522::ABSENT ? TagPresence::MISSED
                                                 : TagPresence::UNSURE;
+  if (tags.checked((uint8_t)slot, c, t_us)) rf.resync = true; // a suspect: a full inventory decides
+  else if (c == TagPresence::MISSED) rf.recheck = slot;
+}
+
+// The inventory after a field reset is complete: every tag in the field was read (or found no slot).
+void rfid_inventory_done() {
+  rf.recount = false;
   TagChange left;
-  if (!tags.checked((uint8_t)slot, c, t_us, &left)) return;
-  emit_tag(left);
-  if (tags.overflow()) rf.resync = true; // a slot is free: find the tags that had none (field reset)
+  bool freed = false;
+  uint32_t end_us = micros(); // they were surely gone by now (any single miss may have been a lost answer)
+  while (tags.left(end_us, &left)) { // suspects it did not read have left
+    emit_tag(left);
+    freed = true;
+  }
+  if (freed && tags.overflow()) rf.resync = true; // a slot is free: find the tags that had none (field reset)
+  rfid_update_fault();
 }
 
 void poll_rfid() {
@@ -328,6 +366,7 @@ void poll_rfid() {
     rf.phase = RFID_RUN;
     rf.honest = true;
     rf.recount = true;
+    rf.empties = 0;
     tags.clear_overflow();
     if (rf.chip_fault) {
       rf.chip_fault = false;
@@ -353,20 +392,22 @@ void poll_rfid() {
   rf.last_poll_us = t_us;
   TagUid uid;
   uid.len = 0;
-  switch (rfid.poll(&uid)) {
+  // After a failed read, the other branch at a collision: an unreadable tag must not hide the others.
+  switch (rfid.poll(&uid, (rf.failures & 1) != 0)) {
   case Mfrc522::EMPTY:
     if (rf.honest) {
       rf.last_empty_us = t_us;
-      if (rf.recount) { // the field reset's inventory is complete: every tag that found a slot was read
-        rf.recount = false;
+      // Only an honest empty poll ends a run of failed reads (the one right after a failed read is empty
+      // because that read left the tag READY), and only it clears their fault: the field is clean now.
+      rf.failures = 0;
+      if (rf.read_fault) {
+        rf.read_fault = false;
         rfid_update_fault();
       }
+      if (rf.recount && ++rf.empties >= RFID_INVENTORY_EMPTY_POLLS) rfid_inventory_done();
     }
     rf.honest = true;
-    if (rf.failures != 0) {
-      rf.failures = 0;
-      rfid_update_fault();
-    }
+    if (rf.recount) return; // no presence checks during the inventory: it decides about the suspects
     if (rf.resync) {
       rfid_field_reset(micros());
       return;
@@ -379,6 +420,7 @@ void poll_rfid() {
     if (seen == TagPresence::ARRIVED) emit_tag(c);
     rf.honest = true;
     rf.failures = 0;
+    rf.empties = 0;
     if (!rf.recount) rfid_update_fault(); // a NO_ROOM raises FAULT+ at once (during a recount: at its end)
     return;
   }
@@ -386,7 +428,9 @@ void poll_rfid() {
     // Tags may be left READY/ACTIVE: the next REQA sends them back to IDLE without an answer, so an empty
     // answer to it proves nothing.
     rf.honest = false;
+    rf.empties = 0;
     if (rf.failures < 255) rf.failures++;
+    if (rf.failures >= RFID_MAX_FAILURES) rf.read_fault = true; // reads keep failing: the picture is incomplete
     rfid_update_fault();
     return;
   }
@@ -480,8 +524,14 @@ void poll_serial() {
     int c = Serial.read();
     if (c < 0) return;
     LineReader::Result r = reader.feed((uint8_t)c);
-    if (r == LineReader::LINE) handle_line(reader.line(), reader.length(), micros());
-    else if (r == LineReader::TOO_LONG) send_err(false, 0, STATUS_LINE_TOO_LONG);
+    if (r == LineReader::LINE) {
+      handle_line(reader.line(), reader.length(), micros());
+#if STATION_HAS_PAD
+      update_lamp(); // a lamp command takes effect now, not after the RFID step of this loop pass
+#endif
+    } else if (r == LineReader::TOO_LONG) {
+      send_err(false, 0, STATUS_LINE_TOO_LONG);
+    }
   }
 }
 
@@ -529,10 +579,13 @@ void station_setup() {
   rf.round_us = rf.phase_us;
   rf.health_us = rf.phase_us;
   rf.next_check = 0;
+  rf.recheck = -1;
   rf.honest = false;
   rf.resync = false;
   rf.recount = false;
+  rf.empties = 0;
   rf.failures = 0;
+  rf.read_fault = false;
   rf.chip_fault = !rfid_ok;
   rf.reported_fault = false;
 

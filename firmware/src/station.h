@@ -4,7 +4,7 @@
 #ifndef ZT_STATION_H
 #define ZT_STATION_H
 
-#define FW_VERSION "0.3.0"
+#define FW_VERSION "0.4.0"
 
 #if defined(STATION_KIND_PILE)
 #define STATION_KIND "pile"
@@ -20,6 +20,7 @@
 #define RFID_FIELD_OFF_US 6000UL     // a field reset: off >= 5.1 ms (ISO 14443-3), every tag loses power
 #define RFID_FIELD_GUARD_US 6000UL   // field on before the first poll (tags must answer within 5 ms)
 #define RFID_MAX_FAILURES 12         // failed reads in a row that raise FAULT+ rfid (reads keep failing)
+#define RFID_INVENTORY_EMPTY_POLLS 3 // an inventory ends after 3 honest empty polls in a row (a lost ATQA: 1 %^3)
 #define RFID_HEALTH_US 20000UL       // the chip's health (VersionReg, configuration) every 20 ms
 #define SCALE_FAULT_MS 1000UL      // no HX711 conversion for 1 s (10 per second expected): FAULT+ scale
 #define SCALE_AVERAGE_SAMPLES 8    // tare and calibrate average 8 readings (0.8 s at 10 samples/s)

@@ -105,25 +105,39 @@ int8_t TagPresence::next_slot(uint8_t from) const {
   return -1;
 }
 
-bool TagPresence::checked(uint8_t slot, Check result, uint32_t t_us, TagChange *out) {
+bool TagPresence::checked(uint8_t slot, Check result, uint32_t start_us) {
   Slot &s = slots_[slot];
   if (s.uid.len == 0 || result == UNSURE) return false;
   if (result == ANSWERED) {
     s.misses &= SHARES_BIT;
-    s.last_seen_us = t_us;
+    s.last_seen_us = start_us; // it answered at some moment of the check: it was there after its start
     return false;
   }
-  if ((s.misses & MISSES_MASK) == 0) s.first_miss_us = t_us;
-  s.misses++;
-  if ((s.misses & MISSES_MASK) < TAG_MISSES_TO_LEAVE) return false;
-  out->arrived = false;
-  out->uid = s.uid;
-  out->t_us = s.first_miss_us;
-  out->window_us = (uint32_t)(s.first_miss_us - s.last_seen_us);
-  s.uid.len = 0;
-  s.misses = 0;
-  update_shares();
-  return true;
+  if ((s.misses & MISSES_MASK) < MISSES_MASK) s.misses++;
+  return (s.misses & MISSES_MASK) >= TAG_MISSES_TO_LEAVE;
+}
+
+bool TagPresence::suspects() const {
+  for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) {
+    if (slots_[i].uid.len != 0 && (slots_[i].misses & MISSES_MASK) >= TAG_MISSES_TO_LEAVE) return true;
+  }
+  return false;
+}
+
+bool TagPresence::left(uint32_t end_us, TagChange *out) {
+  for (uint8_t i = 0; i < TAG_MAX_PRESENT; i++) {
+    Slot &s = slots_[i];
+    if (s.uid.len == 0 || (s.misses & MISSES_MASK) < TAG_MISSES_TO_LEAVE) continue;
+    out->arrived = false;
+    out->uid = s.uid;
+    out->t_us = end_us;
+    out->window_us = (uint32_t)(end_us - s.last_seen_us);
+    s.uid.len = 0;
+    s.misses = 0;
+    update_shares();
+    return true;
+  }
+  return false;
 }
 
 uint8_t TagPresence::count() const {

@@ -8,16 +8,21 @@
 //    powered tag was in the field at that moment: the station passes the time of the last such poll, and a
 //    tag read for the first time has arrived since then: TAG+ at the read, window = read − that poll;
 //  - a *presence check* of one known tag (WUPA, SELECT/ANTICOLLISION with its UID, HLTA): answered, missed,
-//    or unsure (something answered, garbled). A tag leaves after TAG_MISSES_TO_LEAVE checks in a row miss
-//    it: TAG- stamped with the first missed check, window = that check − the last check (or read) it
-//    answered. An unsure check counts neither way (never invent a TAG-).
-// A KNOWN tag read again by a poll had lost power (lifted and put back between two of its checks): it is
-// present, nothing is reported.
+//    or unsure (something answered, garbled). An unsure check counts neither way (never invent a TAG-).
+//    A tag that misses TAG_MISSES_TO_LEAVE checks in a row is only *suspected* gone: on a real radio an
+//    answer gets lost now and then, and a halted tag that is still there answers no poll, so dropping it
+//    would lose it for good. The station then runs a full inventory (a field reset wakes every tag; each is
+//    read again), and only a suspect that inventory did not read has left (left()): TAG- stamped with the END
+//    of that inventory, window = back to the START of the last check (or read) it answered. Not the end of
+//    a missed check: any miss may be a lost answer (the tag still there, lifted a moment later, even during
+//    the inventory before its turn to be read); only the inventory's end is a moment it was surely gone.
+// A KNOWN tag read again by a poll had lost power (lifted and put back between two of its checks, or the
+// field was reset for an inventory): it is present, its misses are forgotten, nothing is reported.
 // More tags than slots: the extra ones are not reported until a slot frees up; overflow() tells the
 // station, which raises FAULT+ rfid and, once a slot is free, resets the field to find them again
 // (hardware/protocol.md, Limits).
 //
-// Pure logic (host-tested). RAM: TAG_MAX_PRESENT x 20 bytes.
+// Pure logic (host-tested). RAM: TAG_MAX_PRESENT x 16 bytes.
 #ifndef ZT_TAG_PRESENCE_H
 #define ZT_TAG_PRESENCE_H
 
@@ -47,7 +52,7 @@ uint8_t tag_uid_levels(const TagUid &uid); // 1, 2 or 3
 struct TagChange {
   bool arrived; // true: TAG+, false: TAG-
   TagUid uid;
-  uint32_t t_us;      // TAG+: the read; TAG-: the first missed check
+  uint32_t t_us;      // TAG+: the read; TAG-: the end of the inventory that did not read it
   uint32_t window_us; // it happened in [t_us - window_us, t_us]
 };
 
@@ -78,9 +83,15 @@ public:
   // True when another tracked tag has the same cascade levels as this one, all but the last: a presence
   // check then has to single it out by its last level's bits (mfrc522.h).
   bool shares_upper_levels(uint8_t slot) const;
-  // The result of slot's presence check that began at t_us. True when the tag has left: *out holds the
-  // TAG- and the slot is free again.
-  bool checked(uint8_t slot, Check result, uint32_t t_us, TagChange *out);
+  // The result of slot's presence check, which began at start_us. True when the tag has now missed
+  // TAG_MISSES_TO_LEAVE checks in a row: a suspect, which leaves only if the next full inventory does not
+  // read it (seen() during it clears the suspicion; left() afterwards).
+  bool checked(uint8_t slot, Check result, uint32_t start_us);
+  // True while some tag is suspected gone (a full inventory is due).
+  bool suspects() const;
+  // After a complete inventory that ended at end_us: one suspect it did not read has left. *out holds its
+  // TAG- and the slot is free again. Call until false.
+  bool left(uint32_t end_us, TagChange *out);
 
   uint8_t count() const; // tags tracked
   bool present(const TagUid &uid) const;
@@ -93,8 +104,7 @@ private:
   struct Slot {
     TagUid uid;             // len 0: free
     uint8_t misses;         // bits 0-6: presence checks missed in a row; bit 7: shares its upper levels
-    uint32_t last_seen_us;  // the last read or check it answered
-    uint32_t first_miss_us; // the first check of the current run of misses
+    uint32_t last_seen_us;  // the start of the last read or check it answered
   };
   int8_t find(const TagUid &uid) const;
   bool compute_shares(uint8_t slot) const;

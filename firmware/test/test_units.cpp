@@ -141,6 +141,24 @@ TEST(button_missed_edge_is_recovered) {
   CHECK_EQ(e.t_us, 1000u);
 }
 
+TEST(button_time_taken_before_an_edge_is_not_quiet_time) {
+  // poll_button() reads micros() with interrupts on, then disables them only around poll(): an edge the ISR
+  // took in between is newer than `now`. That must not read as ~71 minutes of quiet (unsigned wrap).
+  ButtonDebouncer b(5000);
+  b.begin(false);
+  ButtonEvent e;
+  CHECK(b.idle(false));
+  CHECK(!b.idle(true)); // the live level differs: a change without an edge is due
+  b.on_edge(10000, true);
+  CHECK(!b.idle(true)); // an edge pending
+  CHECK(!b.poll(9996, true, &e)); // `now` read 4 us before the edge
+  CHECK(!b.poll(14999, true, &e));
+  CHECK(b.poll(15000, true, &e));
+  CHECK(e.pressed);
+  CHECK_EQ(e.t_us, 10000u);
+  CHECK(b.idle(true));
+}
+
 // ------------------------------------------------------------------------------------------------ HX711
 
 TEST(hx711_sign_extension) {
@@ -254,7 +272,7 @@ static TagUid uid_of(std::vector<uint8_t> b) {
   return u;
 }
 
-TEST(tag_arrives_with_its_window_and_leaves_after_two_missed_checks) {
+TEST(tag_arrives_with_its_window_and_leaves_after_two_missed_checks_and_an_inventory) {
   TagPresence p;
   TagUid a = uid_of({1, 2, 3, 4});
   TagChange c;
@@ -265,18 +283,41 @@ TEST(tag_arrives_with_its_window_and_leaves_after_two_missed_checks) {
   CHECK_EQ(c.window_us, 2500u);
   CHECK(tag_uid_equal(c.uid, a));
   CHECK_EQ(p.next_slot(0), 0);
-  CHECK(!p.checked(0, TagPresence::ANSWERED, 60000, &c));
-  CHECK(!p.checked(0, TagPresence::MISSED, 70000, &c)); // one miss: still there
-  CHECK(!p.checked(0, TagPresence::ANSWERED, 80000, &c)); // back: the miss is forgotten
-  CHECK(!p.checked(0, TagPresence::MISSED, 90000, &c));
-  CHECK(!p.checked(0, TagPresence::UNSURE, 95000, &c)); // garbled: counts neither way
-  CHECK(p.checked(0, TagPresence::MISSED, 100000, &c)); // the second miss in a row
+  CHECK(!p.checked(0, TagPresence::ANSWERED, 60000));
+  CHECK(!p.checked(0, TagPresence::MISSED, 70000)); // one miss: still there
+  CHECK(!p.checked(0, TagPresence::ANSWERED, 80000)); // back: the miss is forgotten
+  CHECK(!p.checked(0, TagPresence::MISSED, 90000));
+  CHECK(!p.checked(0, TagPresence::UNSURE, 95000)); // garbled: counts neither way
+  CHECK(!p.suspects());
+  CHECK(!p.left(99000, &c)); // no inventory decides about a tag that is not suspected
+  CHECK(p.checked(0, TagPresence::MISSED, 100000)); // the second miss in a row: a suspect
+  CHECK(p.suspects());
+  CHECK(p.present(a)); // still tracked until an inventory has not read it
+  CHECK(p.left(130000, &c)); // the inventory that did not read it ended at 130000
   CHECK(!c.arrived);
-  CHECK_EQ(c.t_us, 90000u);     // the first missed check
-  CHECK_EQ(c.window_us, 10000u); // since the last check it answered (80000)
+  CHECK_EQ(c.t_us, 130000u);     // then it was surely gone (either miss may have been a lost answer)
+  CHECK_EQ(c.window_us, 50000u); // since the START of the last check it answered (80000)
   CHECK(!p.present(a));
+  CHECK(!p.left(130000, &c));
   CHECK_EQ((int)p.count(), 0);
   CHECK_EQ(p.next_slot(0), -1);
+}
+
+TEST(tag_presence_a_suspect_read_by_the_inventory_stays) {
+  // A still tag whose answers got lost twice: the inventory (a field reset, every tag read again) reads it:
+  // no TAG-, and it is no longer suspected.
+  TagPresence p;
+  TagUid a = uid_of({1, 2, 3, 4});
+  TagChange c;
+  p.seen(a, 1000, 0, &c);
+  p.checked(0, TagPresence::MISSED, 2000);
+  CHECK(p.checked(0, TagPresence::MISSED, 3000));
+  CHECK_EQ((int)p.seen(a, 20000, 19000, &c), (int)TagPresence::KNOWN);
+  CHECK(!p.suspects());
+  CHECK(!p.left(25000, &c));
+  CHECK(p.present(a));
+  // Its misses were forgotten: one more miss is not enough.
+  CHECK(!p.checked(0, TagPresence::MISSED, 30000));
 }
 
 TEST(tag_presence_windows_at_boot_and_across_the_wrap) {
@@ -288,9 +329,13 @@ TEST(tag_presence_windows_at_boot_and_across_the_wrap) {
   // micros() wraps between the empty poll and the read.
   CHECK_EQ((int)p.seen(uid_of({2, 2, 2, 2}), 1000, 4294966296u, &c), (int)TagPresence::ARRIVED);
   CHECK_EQ(c.window_us, 2000u);
-  CHECK(!p.checked(1, TagPresence::MISSED, 500, &c)); // last seen 1000, first miss 500 after the wrap...
-  CHECK(p.checked(1, TagPresence::MISSED, 4000, &c));
-  CHECK_EQ(c.window_us, (uint32_t)(500u - 1000u)); // ...is just modular arithmetic (never happens: checks follow reads)
+  // Its last answer before the wrap, the misses and the inventory's end after it.
+  CHECK(!p.checked(1, TagPresence::ANSWERED, 4294960000u));
+  CHECK(!p.checked(1, TagPresence::MISSED, 4294966000u));
+  CHECK(p.checked(1, TagPresence::MISSED, 4000));
+  CHECK(p.left(9000, &c));
+  CHECK_EQ(c.t_us, 9000u);
+  CHECK_EQ(c.window_us, 16296u); // 4294960000 -> 9000 across the wrap
 }
 
 TEST(tag_presence_a_known_tag_read_again_is_present) {
@@ -298,10 +343,10 @@ TEST(tag_presence_a_known_tag_read_again_is_present) {
   TagUid a = uid_of({1, 2, 3, 4});
   TagChange c;
   p.seen(a, 1000, 0, &c);
-  CHECK(!p.checked(0, TagPresence::MISSED, 2000, &c));
+  CHECK(!p.checked(0, TagPresence::MISSED, 2000));
   // It had lost power (lifted and laid back between two checks): a poll reads it again.
   CHECK_EQ((int)p.seen(a, 3000, 2500, &c), (int)TagPresence::KNOWN);
-  CHECK(!p.checked(0, TagPresence::MISSED, 4000, &c)); // the earlier miss was forgotten
+  CHECK(!p.checked(0, TagPresence::MISSED, 4000)); // the earlier miss was forgotten
   CHECK(p.present(a));
 }
 
@@ -324,8 +369,10 @@ TEST(tag_presence_many_tags_round_robin) {
   }
   CHECK_EQ((int)slot, 0);
   // The sixth leaves: its slot is skipped from then on.
-  CHECK(!p.checked(5, TagPresence::MISSED, 20000, &c));
-  CHECK(p.checked(5, TagPresence::MISSED, 60000, &c));
+  CHECK(!p.checked(5, TagPresence::MISSED, 20000));
+  CHECK(p.checked(5, TagPresence::MISSED, 60000));
+  CHECK(p.left(70000, &c));
+  CHECK(!p.left(70000, &c)); // only the one suspect
   CHECK(tag_uid_equal(c.uid, hand[5]));
   CHECK_EQ((int)p.next_slot(5), 6);
   CHECK_EQ((int)p.count(), 12);
@@ -340,8 +387,9 @@ TEST(tag_presence_overflow) {
   CHECK_EQ((int)p.seen(uid_of({0x20, 0, 0, 0}), 100, 0, &c), (int)TagPresence::NO_ROOM);
   CHECK(p.overflow());
   CHECK_EQ((int)p.count(), TAG_MAX_PRESENT);
-  p.checked(3, TagPresence::MISSED, 200, &c);
-  CHECK(p.checked(3, TagPresence::MISSED, 300, &c));
+  p.checked(3, TagPresence::MISSED, 200);
+  CHECK(p.checked(3, TagPresence::MISSED, 300));
+  CHECK(p.left(320, &c));
   CHECK(p.overflow()); // still: the one without a slot has not been read since
   p.clear_overflow();
   CHECK_EQ((int)p.seen(uid_of({0x20, 0, 0, 0}), 400, 350, &c), (int)TagPresence::ARRIVED);

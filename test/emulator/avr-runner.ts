@@ -174,6 +174,9 @@ export class AvrRunner {
   private limitCycle = 0;
   /** Lowest stack pointer seen since `trackStackPointer()` was turned on (this boot), or undefined. */
   private minSp: number | undefined;
+  /** Interrupts-off sections opened by a `cli` instruction, per `cli` address (see `trackInterruptsOff`). */
+  private cliSections: Map<number, { count: number; maxCycles: number }> | undefined;
+  private cliOpen: { readonly pc: number; readonly cycle: number } | undefined;
 
   constructor(options: AvrRunnerOptions) {
     const flash = parseIntelHex(options.hex);
@@ -279,7 +282,9 @@ export class AvrRunner {
         cpu.cycles = Math.min(this.limitCycle, this.heldUntil); // held in reset: time passes, nothing executes
         continue;
       }
-      if (this.minSp === undefined) {
+      if (this.cliSections !== undefined) {
+        this.runTrackingCli(cpu);
+      } else if (this.minSp === undefined) {
         while (cpu.cycles < this.limitCycle) {
           avrInstruction(cpu);
           cpu.tick();
@@ -347,6 +352,40 @@ export class AvrRunner {
    */
   trackStackPointer(): void {
     this.minSp = this.mcuNow.cpu.SP;
+  }
+
+  /**
+   * Starts recording every interrupts-off section that a `cli` instruction opens (`noInterrupts()`, and
+   * `micros()`'s own): from the `cli` to the instruction that sets SREG.I again (`sei`, or SREG restored).
+   * Sections the hardware opens (an ISR's entry) are not counted. Returns the live map: byte address of the
+   * `cli` → how often it ran and its longest section in cycles. Costs speed; off by default.
+   */
+  trackInterruptsOff(): Map<number, { count: number; maxCycles: number }> {
+    this.cliSections ??= new Map();
+    return this.cliSections;
+  }
+
+  private runTrackingCli(cpu: CPU): void {
+    const sections = this.cliSections;
+    if (!sections) return;
+    while (cpu.cycles < this.limitCycle) {
+      const pc = cpu.pc;
+      const opcode = this.program[pc];
+      const iBefore = (cpu.data[0x5f] ?? 0) & 0x80;
+      avrInstruction(cpu);
+      const iAfter = (cpu.data[0x5f] ?? 0) & 0x80; // before tick(): an interrupt it takes clears I again
+      cpu.tick();
+      if (opcode === 0x94f8 && iBefore !== 0) { // cli with interrupts on: a section opens
+        this.cliOpen = { pc: pc * 2, cycle: cpu.cycles };
+      } else if (iAfter !== 0 && this.cliOpen !== undefined) {
+        const cycles = cpu.cycles - this.cliOpen.cycle;
+        const entry = sections.get(this.cliOpen.pc) ?? { count: 0, maxCycles: 0 };
+        entry.count++;
+        entry.maxCycles = Math.max(entry.maxCycles, cycles);
+        sections.set(this.cliOpen.pc, entry);
+        this.cliOpen = undefined;
+      }
+    }
   }
 
   /** The lowest SP seen since `trackStackPointer()`, or undefined when not tracking. */

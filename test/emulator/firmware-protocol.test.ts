@@ -18,7 +18,7 @@ describe('boot banner', () => {
   it('announces version, protocol, kind, id and boot count from EEPROM', async () => {
     const station = new StationEmulator({ settings: { stationId: 'seat-3', boot: 6 } });
     const banner = await station.waitForBanner();
-    expect(message(banner)).toEqual({ type: 'banner', fw: '0.3.0', proto: PROTOCOL_VERSION, kind: 'seat', station: 'seat-3', boot: 7 });
+    expect(message(banner)).toEqual({ type: 'banner', fw: '0.4.0', proto: PROTOCOL_VERSION, kind: 'seat', station: 'seat-3', boot: 7 });
     expect(station.lines[0]).toBe(banner); // printed before anything else
     expect(station.events()).toEqual([]); // a present reader and load cell raise no FAULT
   });
@@ -30,7 +30,7 @@ describe('boot banner', () => {
     station.reset();
     expect(message(await station.waitForBanner())).toMatchObject({ station: 'seat-4', boot: 2 });
     expect(message(await station.command({ id: 2, verb: 'info' }))).toEqual({
-      type: 'ok', id: 2, fields: { fw: '0.3.0', proto: '2', kind: 'seat', id: 'seat-4', boot: '2' },
+      type: 'ok', id: 2, fields: { fw: '0.4.0', proto: '2', kind: 'seat', id: 'seat-4', boot: '2' },
     });
   });
 });

@@ -81,7 +81,8 @@ describe('card landing: the TAG+ window', () => {
   const cards = REPORT ? 100 : 12;
   for (const bytes of kinds) {
     for (const resting of [0, 4, 13]) {
-      it(`${bytes}-byte UIDs, ${resting} cards resting: every window honest, at most ${resting === 0 ? 2 : 3.5} ms`, async () => {
+      // 0.4.0's polls probe for a lost ATQA (+0.4 ms) and its 4-byte checks end with an HLTA (+0.46 ms).
+      it(`${bytes}-byte UIDs, ${resting} cards resting: every window honest, at most ${resting === 0 ? 2 : 4.5} ms`, async () => {
         const { landings, steps, period } = await measure(resting, bytes, cards, 1000 + resting * 7 + bytes);
         const windows = landings.map((l) => l.windowUs);
         const latencies = landings.map((l) => l.latencyUs);
@@ -91,7 +92,7 @@ describe('card landing: the TAG+ window', () => {
             + `${ms(Math.max(...windows) + POWER_UP_ALLOWANCE_US)} ms; placed → TAG+ stamp ${ms(Math.min(...latencies))}-${ms(Math.max(...latencies))} ms; `
             + `a poll every ${ms(period)} ms; a step blocks the loop ${ms(pct(steps, 50))} ms (median), ${ms(Math.max(...steps))} ms (max)`);
         }
-        expect(Math.max(...windows)).toBeLessThan(resting === 0 ? 2_000 : 3_500);
+        expect(Math.max(...windows)).toBeLessThan(resting === 0 ? 2_000 : 4_500);
         expect(Math.max(...steps)).toBeLessThan(13_000);
       }, 240_000);
     }

@@ -45,12 +45,25 @@
  *   answer sooner; NXP's NTAG21x and MIFARE datasheets give no shorter guaranteed figure. So the default is
  *   the 5 ms ISO bound, and a test can set it per reader (`powerUpUs`) or per tag (`placeTag(uid, { powerUpUs })`).
  *
- * Not modelled: parity/CRC errors on the air, the chip's CRC coprocessor and TxCRCEn/RxCRCEn, MIFARE
- * authentication and data blocks, interrupts on the IRQ pin, the detuning of stacked tags (every tag in the
- * field answers, however many there are).
+ * Real radio and real parts, as options (issue 17; all off by default):
+ * - **Answer loss** (`answerLoss`, `setAnswerLoss()`, seeded by `lossSeed`): each tag's answer to a frame is
+ *   lost on the way to the reader with this probability (noise, a hand over the pad). The tag changed state
+ *   as if it had been heard — it answered. 0.001, 0.01, or 0.1 for a burst (`setAnswerLoss()` at a moment).
+ * - **Tags that stay READY after a SELECT for another UID** (`staysReady`, per reader or per tag): ISO says a
+ *   READY tag that gets a SELECT with another UID falls back to IDLE (READY*: to HALT); some stay READY and
+ *   silent, like the ChameleonMini tag emulator (its READY state only leaves on HLTA/REQA/WUPA).
+ * - **A reader that reads 0x00 on SPI for a while after a reset** (`spiZeroAfterResetUs`): every read gives
+ *   0x00 (PowerDown included) and writes are lost, after a hard reset, a SoftReset or a re-plug.
+ * - **Unreadable tags** (`unreadable`, per tag): they answer REQA/WUPA, but every longer answer (anticollision,
+ *   SAK) arrives with a parity error (a damaged antenna, a tag at the edge of the field): no read succeeds.
+ *
+ * Not modelled: bit errors on the air other than the above, the chip's CRC coprocessor and TxCRCEn/RxCRCEn,
+ * MIFARE authentication and data blocks, interrupts on the IRQ pin, the detuning of stacked tags (every tag
+ * in the field answers, however many there are).
  */
 import { PinState } from 'avr8js';
 import type { AvrRunner, Mcu } from './avr-runner.ts';
+import { seeded } from './seeded.ts';
 
 const SS = 2; // PB2
 const RST = 1; // PB1
@@ -127,6 +140,10 @@ interface Tag {
   readyAtUs: number;
   /** Its power-up time (µs). */
   readonly powerUpUs: number;
+  /** Stays READY (silent) after a SELECT for another UID instead of falling back (ChameleonMini). */
+  readonly staysReady: boolean;
+  /** Every answer but the ATQA arrives with a parity error. */
+  readonly unreadable: boolean;
 }
 
 /** Bits LSB first within each byte, as ISO 14443A transmits them. */
@@ -158,12 +175,29 @@ export interface Mfrc522Options {
    * writes before that are lost.
    */
   readonly startUpUs?: number;
+  /** Probability that a tag's answer is lost on the air (0-1; default 0). `setAnswerLoss()` changes it later. */
+  readonly answerLoss?: number;
+  /** Seed of the loss draws (default 1): runs are replayable. */
+  readonly lossSeed?: number;
+  /** Every tag stays READY after a SELECT for another UID (default false: ISO, back to IDLE / HALT). */
+  readonly staysReady?: boolean;
+  /** For this long after every reset, SPI reads give 0x00 and writes are lost (µs; default 0). */
+  readonly spiZeroAfterResetUs?: number;
+  /**
+   * False: keep no per-frame logs (`transactions`, `framesSent`, `requests` and so `polls()`/`checks()`/`steps()`,
+   * `versionReadsUs`, `timerExpiries`) — for long runs: 10 simulated minutes of them outgrow Node's heap. Default true.
+   */
+  readonly record?: boolean;
 }
 
 /** Per tag. */
 export interface PlaceTagOptions {
   /** This tag's power-up time (µs), instead of the reader's `powerUpUs`. */
   readonly powerUpUs?: number;
+  /** This tag stays READY after a SELECT for another UID (default: the reader's `staysReady`). */
+  readonly staysReady?: boolean;
+  /** This tag cannot be read: its answers after the ATQA arrive with a parity error. */
+  readonly unreadable?: boolean;
 }
 
 function resetValues(version: number): Uint8Array {
@@ -204,6 +238,10 @@ export class Mfrc522Model {
    * left running by an earlier frame, it fires during the next one.
    */
   staleTimerIrqs = 0;
+  /** Tag answers lost on the air (answer loss). */
+  lostAnswers = 0;
+  /** Listeners told of every REQA/WUPA as it goes out (tests that act at a moment of a presence check). */
+  readonly onRequest = new Set<(request: { readonly atUs: number; readonly wupa: boolean; readonly answers: number }) => void>();
 
   private readonly runner: AvrRunner;
   private readonly version: number;
@@ -220,6 +258,13 @@ export class Mfrc522Model {
   private pending: { cancel(): void }[] = [];
   private readonly tags: Tag[] = [];
   private readonly startUpUs: number;
+  private answerLoss: number;
+  private readonly lossRandom: () => number;
+  private readonly staysReady: boolean;
+  private readonly spiZeroAfterResetUs: number;
+  private readonly record: boolean;
+  /** Until when SPI reads give 0x00 after a reset. */
+  private spiZeroUntilUs = 0;
   /** Until when CommandReg.PowerDown reads 1 (the oscillator starting after a reset). */
   private wakingUntilUs = 0;
   /** The timer: running since `timerStartUs` with `timerPeriodUs`, its zero crossing scheduled. */
@@ -233,6 +278,11 @@ export class Mfrc522Model {
     this.powerUpUs = options.powerUpUs ?? 5000;
     this.startUpUs = options.startUpUs ?? 500;
     this.connectedNow = options.connected ?? true;
+    this.answerLoss = options.answerLoss ?? 0;
+    this.lossRandom = seeded(options.lossSeed ?? 1);
+    this.staysReady = options.staysReady ?? false;
+    this.spiZeroAfterResetUs = options.spiZeroAfterResetUs ?? 0;
+    this.record = options.record ?? true;
     this.regs = resetValues(this.version);
     runner.onAttach((mcu) => {
       this.attach(mcu);
@@ -245,7 +295,16 @@ export class Mfrc522Model {
     if (this.tags.some((t) => sameUid(t.uid, bytes))) throw new Error(`tag ${uid} is on the reader already`);
     const powerUpUs = options.powerUpUs ?? this.powerUpUs;
     const readyAtUs = this.fieldOn ? this.runner.nowUs + powerUpUs : Infinity;
-    this.tags.push({ uid: bytes, state: 'idle', fromHalt: false, level: 1, readyAtUs, powerUpUs });
+    this.tags.push({
+      uid: bytes, state: 'idle', fromHalt: false, level: 1, readyAtUs, powerUpUs,
+      staysReady: options.staysReady ?? this.staysReady, unreadable: options.unreadable ?? false,
+    });
+  }
+
+  /** From now on each tag answer is lost with probability `loss` (a burst: set it back later). */
+  setAnswerLoss(loss: number): void {
+    if (!(loss >= 0 && loss <= 1)) throw new Error(`answer loss ${loss} is not a probability`);
+    this.answerLoss = loss;
   }
 
   /** The simulated time from which the tag with this UID answers (Infinity: no field), or undefined. */
@@ -370,6 +429,7 @@ export class Mfrc522Model {
   private resetChip(): void {
     this.regs = resetValues(this.version);
     this.wakingUntilUs = this.runner.nowUs + this.startUpUs;
+    this.spiZeroUntilUs = this.runner.nowUs + this.spiZeroAfterResetUs;
   }
 
   private get waking(): boolean {
@@ -395,7 +455,7 @@ export class Mfrc522Model {
     const startUs = this.runner.nowUs;
     const expiry = this.runner.after(periodUs, () => {
       this.timer = undefined;
-      this.timerExpiries.push(this.runner.nowUs);
+      if (this.record) this.timerExpiries.push(this.runner.nowUs);
       if (startUs < this.timerIrqClearedUs) this.staleTimerIrqs++; // started before the driver cleared TimerIRq
       this.regs[REG.COM_IRQ] = (this.regs[REG.COM_IRQ] ?? 0) | IRQ_TIMER;
       if ((this.regs[REG.T_MODE] ?? 0) & T_AUTO_RESTART) this.startTimer();
@@ -435,11 +495,12 @@ export class Mfrc522Model {
   private onSpiByte(out: number): number {
     if (!this.connectedNow) return 0x00;
     if (!this.ssLow || this.rstLow) return 0xff; // not selected: MISO high-impedance (reads as the pull-up)
+    if (this.runner.nowUs < this.spiZeroUntilUs) return 0x00; // just reset: reads 0x00, writes lost
     if (this.phase === 0) {
       this.address = (out >> 1) & 0x3f;
       this.reading = (out & 0x80) !== 0;
       this.phase = 1;
-      this.transactions.push({ atUs: this.runner.nowUs, reg: this.address, read: this.reading });
+      if (this.record) this.transactions.push({ atUs: this.runner.nowUs, reg: this.address, read: this.reading });
       return 0x00;
     }
     if (this.reading) return this.readReg(this.address);
@@ -450,7 +511,7 @@ export class Mfrc522Model {
   private readReg(reg: number): number {
     switch (reg) {
       case REG.VERSION:
-        this.versionReadsUs.push(this.runner.nowUs);
+        if (this.record) this.versionReadsUs.push(this.runner.nowUs);
         return this.version;
       case REG.COMMAND: return (this.regs[REG.COMMAND] ?? 0) | (this.waking ? POWER_DOWN : 0);
       case REG.FIFO_LEVEL: return this.fifo.length;
@@ -529,17 +590,28 @@ export class Mfrc522Model {
     this.fifo = [];
     const bits = frame.length === 0 ? 0 : (frame.length - 1) * 8 + (txLastBits === 0 ? 8 : txLastBits);
     const now = this.runner.nowUs;
-    this.framesSent.push({ atUs: now, bytes: frame, bits });
+    if (this.record) this.framesSent.push({ atUs: now, bytes: frame, bits });
     const txUs = (2 + bits + Math.floor(bits / 8)) * ETU_US; // SOF + data with parity + EOF
     const answers: number[][] = [];
+    const wupa = ((frame[0] ?? 0) & 0x7f) === 0x52;
+    let garbled = false;
     if (this.fieldOn) {
       for (const tag of this.tags) {
         if (now < tag.readyAtUs) continue; // still powering up: deaf
         const answer = this.tagRespond(tag, frame, bits);
-        if (answer) answers.push(answer);
+        if (!answer) continue;
+        if (this.answerLoss > 0 && this.lossRandom() < this.answerLoss) {
+          this.lostAnswers++; // it answered (its state moved on), the reader hears nothing of it
+          continue;
+        }
+        if (tag.unreadable && bits !== 7) garbled = true;
+        answers.push(answer);
       }
     }
-    if (bits === 7) this.requests.push({ atUs: now, answers: answers.length, wupa: ((frame[0] ?? 0) & 0x7f) === 0x52 });
+    for (const listener of this.onRequest) {
+      if (bits === 7) listener({ atUs: now, wupa, answers: answers.length });
+    }
+    if (bits === 7 && this.record) this.requests.push({ atUs: now, answers: answers.length, wupa });
     this.regs[REG.ERROR] = 0;
     this.regs[REG.CONTROL] = ((this.regs[REG.CONTROL] ?? 0) & ~0x07) & 0xff;
     this.transmitting = true;
@@ -566,7 +638,7 @@ export class Mfrc522Model {
     this.pending.push(this.runner.after(txUs + FDT_US + rxUs, () => {
       this.awaitingAnswer = false;
       this.fifo = received.bytes;
-      this.regs[REG.ERROR] = received.error;
+      this.regs[REG.ERROR] = received.error | (garbled ? 0x02 : 0); // an unreadable tag: ParityErr
       if (received.coll !== undefined) this.regs[REG.COLL] = ((this.regs[REG.COLL] ?? 0) & 0x80) | received.coll;
       this.regs[REG.CONTROL] = ((this.regs[REG.CONTROL] ?? 0) & ~0x07 & 0xff) | received.lastBits;
       this.regs[REG.COM_IRQ] = (this.regs[REG.COM_IRQ] ?? 0) | IRQ_RX;
@@ -636,7 +708,9 @@ export class Mfrc522Model {
       if (bits !== 72) return this.toIdle(tag);
       const [lo, hi] = crcA(f.slice(0, 7));
       if (f[7] !== lo || f[8] !== hi) return this.toIdle(tag); // an invalid frame
-      if (cl.some((byte, i) => f[2 + i] !== byte)) return this.toIdle(tag); // another tag's UID: not selected
+      if (cl.some((byte, i) => f[2 + i] !== byte)) { // another tag's UID: not selected
+        return tag.staysReady ? null : this.toIdle(tag); // ISO: falls back; a ChameleonMini stays READY, silent
+      }
       const complete = level === (tag.uid.length - 1) / 3;
       const sak = complete ? 0x08 : 0x04;
       if (complete) {

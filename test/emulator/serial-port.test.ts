@@ -64,7 +64,7 @@ describe('UsartBinding', () => {
     await openPort(station, port);
     await station.runUntil(() => lines.length >= 1);
     const banner = parseDeviceLine(lines[0] ?? '');
-    expect(banner).toMatchObject({ type: 'banner', fw: '0.3.0', proto: 2, station: 'seat-7', boot: 43 });
+    expect(banner).toMatchObject({ type: 'banner', fw: '0.4.0', proto: 2, station: 'seat-7', boot: 43 });
     expect(station.runner.resets).toBe(1);
 
     port.write(`${frame('12 ping')}\n`);
@@ -96,7 +96,7 @@ describe('UsartBinding', () => {
     await station.runUntil(() => lines.some((l) => l.startsWith('ZT ')));
     const bannerLine = lines.find((l) => l.includes('ZT ')) ?? '';
     if (process.env['ZT_EMULATOR_REPORT']) console.info(`line with the banner: ${JSON.stringify(bannerLine)}`);
-    expect(parseDeviceLine(bannerLine)).toMatchObject({ type: 'banner', fw: '0.3.0', proto: 2 });
+    expect(parseDeviceLine(bannerLine)).toMatchObject({ type: 'banner', fw: '0.4.0', proto: 2 });
     // The cut reply reaches the host as a fragment of its own, which does not decode (no valid checksum).
     const fragment = lines.find((l) => l.startsWith('ok 30')) ?? '';
     expect(parseDeviceLine(fragment)).toHaveProperty('error');

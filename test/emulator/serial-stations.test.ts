@@ -101,7 +101,7 @@ describe('SerialStations over the emulated firmware', () => {
     await station.until(hw.start());
     expect(await station.runUntil(() => healths.some((h) => h.station === ID && h.online))).toBe(true);
     expect(healths.find((h) => h.online)).toMatchObject({
-      station: ID, kind: 'seat', online: true, firmware: '0.3.0', protocol: 2, port: PATH,
+      station: ID, kind: 'seat', online: true, firmware: '0.4.0', protocol: 2, port: PATH,
     });
     expect(station.runner.resets).toBe(1); // the open reset the board (DTR), as on an Uno
 

@@ -45,9 +45,13 @@ import { PiezoModel, type ImpactOptions, type PiezoOptions } from './piezo-model
 import type { SerialDevice } from './usart-binding.ts';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const SEAT_HEX = join(REPO_ROOT, 'firmware/build/seat-328p/zaptable.hex');
-/** The pile station's image (reader only, 32 tag slots; `make -C firmware avr-pile`). */
-export const PILE_HEX = join(REPO_ROOT, 'firmware/build/pile-328p/zaptable.hex');
+/**
+ * The seat image. `ZT_SEAT_HEX=<path>` runs another one instead, as is (nothing is built): an older firmware
+ * built from git, to show that a test fails on it (docs/firmware-in-the-loop.md).
+ */
+export const SEAT_HEX = process.env['ZT_SEAT_HEX'] ?? join(REPO_ROOT, 'firmware/build/seat-328p/zaptable.hex');
+/** The pile station's image (reader only, 32 tag slots; `make -C firmware avr-pile`); `ZT_PILE_HEX` as above. */
+export const PILE_HEX = process.env['ZT_PILE_HEX'] ?? join(REPO_ROOT, 'firmware/build/pile-328p/zaptable.hex');
 
 const LAMP_PIN = 6; // PD6
 
@@ -96,6 +100,7 @@ export function firmwareSymbol(hexPath: string, name: string): number {
 }
 
 async function ensureFirmware(hex: string, target: string): Promise<string> {
+  if (process.env[target === 'avr' ? 'ZT_SEAT_HEX' : 'ZT_PILE_HEX'] !== undefined) return hex; // run as given
   if (await hexIsFresh(hex)) return hex;
   const lock = join(REPO_ROOT, 'firmware/build/.emulator-build.lock');
   await mkdir(join(REPO_ROOT, 'firmware/build'), { recursive: true });

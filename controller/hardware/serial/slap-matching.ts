@@ -5,9 +5,15 @@
  * together without doubt, the arrival gets the slap's time. Pure: device stamps in, decisions out; the driver
  * (serial-stations.ts) feeds it one station's lines and delivers what it releases.
  *
- * **The rule.** A slap fits a tag when the slap's interval lies inside the tag's arrival window, on one
- * station and boot: `[s − sBefore, s + sAfter] ⊆ [t − tBefore, t + tAfter]` in device µs (one clock, no
- * mapping error). A tag gets the slap's time only when
+ * **The landing** is the impact the slap sensor stamps. A tag's arrival window holds the moment the card
+ * entered the reader's field, and the impact may come on either side of that: after it for a card dropped
+ * onto the pad (it enters the field a few mm above the antenna, then hits), before it for a card slapped down
+ * flat (the hand hits first, and the card, detuned by the hand, powers up in the field a moment later:
+ * 0.05–3 ms measured, issue 17). So the window is stretched back by `leadUs` for matching.
+ *
+ * **The rule.** A slap fits a tag when the slap's interval lies inside the tag's arrival window stretched back
+ * by the lead, on one station and boot: `[s − sBefore, s + sAfter] ⊆ [t − tBefore − lead, t + tAfter]` in
+ * device µs (one clock, no mapping error). A tag gets the slap's time only when
  * - exactly one slap fits its window, and
  * - that slap fits no other new tag's window.
  * Everything else falls back to the tag's own window, and says why (`slapAmbiguous`): two slaps in one
@@ -41,6 +47,12 @@ export interface SlapMatchTiming {
   readonly slapWaitUs: number;
   /** How long slaps are remembered for matching (a tag window reaching further back falls back). */
   readonly memoryUs: number;
+  /**
+   * How long before the card enters the reader's field its impact may come (a card slapped down flat: the
+   * hand hits first). A slap up to this long before a tag's window still fits it. Absent: the default,
+   * `DEFAULT_SLAP_LEAD_US` (optional, so that timing objects built before it existed stay valid).
+   */
+  readonly leadUs?: number;
 }
 
 export const DEFAULT_SLAP_MATCH_TIMING: SlapMatchTiming = {
@@ -48,6 +60,13 @@ export const DEFAULT_SLAP_MATCH_TIMING: SlapMatchTiming = {
   slapWaitUs: 200_000,
   memoryUs: 1_000_000,
 };
+
+/**
+ * The lead (`SlapMatchTiming.leadUs`) when the timing leaves it out, as the driver's does: 5 ms, the 3 ms the
+ * independent check saw with margin. Not in `DEFAULT_SLAP_MATCH_TIMING` (nor the config): a property of the
+ * physics, not a tuning knob.
+ */
+export const DEFAULT_SLAP_LEAD_US = 5_000;
 
 /** At most this many slaps are remembered; an older one is forgotten like one past `memoryUs`. */
 const MAX_SLAPS = 64;
@@ -71,6 +90,11 @@ interface Span {
 
 function spanOf(t: EventTime): Span {
   return { from: t.deviceUs - t.beforeUs, to: t.deviceUs + t.afterUs };
+}
+
+/** A tag's window as slaps are matched to it: stretched back by the lead (the impact may precede field entry). */
+function matchSpanOf(t: EventTime, leadUs: number): Span {
+  return { from: t.deviceUs - t.beforeUs - leadUs, to: t.deviceUs + t.afterUs };
 }
 
 function inside(inner: Span, outer: Span): boolean {
@@ -104,6 +128,11 @@ export class SlapMatcher {
     this.timing = { ...DEFAULT_SLAP_MATCH_TIMING, ...timing };
   }
 
+  /** A tag's arrival window as slaps are matched to it (stretched back by the lead). */
+  private window(t: EventTime): Span {
+    return matchSpanOf(t, this.timing.leadUs ?? DEFAULT_SLAP_LEAD_US);
+  }
+
   /** True while tags wait for the burst to pass (the driver then pings and keeps a fallback timer). */
   get holding(): boolean {
     return this.held.length > 0;
@@ -127,7 +156,7 @@ export class SlapMatcher {
     const span = spanOf(event.time);
     // A released tag whose window holds this slap (its TAG+ line came first) keeps its time, but the slap
     // now fits it: a second tag claiming the slap is then ambiguous.
-    const fits = this.recent.filter((t) => inside(span, spanOf(t.time)));
+    const fits = this.recent.filter((t) => inside(span, this.window(t.time)));
     this.slaps.push({ event, span, given: undefined, fits, knockReported: false });
     this.forget(event.time.deviceUs);
     return [...out, ...this.advance(event.time.deviceUs)];
@@ -186,7 +215,7 @@ export class SlapMatcher {
       if (s.knockReported || s.given !== undefined || s.fits.length > 0) continue;
       if (nowUs < s.event.time.deviceUs + this.timing.slapWaitUs) continue;
       // Still held tags may yet claim it.
-      if (this.held.some((t) => inside(s.span, spanOf(t.time)))) continue;
+      if (this.held.some((t) => inside(s.span, this.window(t.time)))) continue;
       s.knockReported = true;
       out.push({ kind: 'knock', slap: s.event });
     }
@@ -219,7 +248,7 @@ export class SlapMatcher {
     readonly slap?: Slap;
     readonly late?: { readonly slap: Slap; readonly earlier: TagArrival };
   } {
-    const window = spanOf(tag.time);
+    const window = this.window(tag.time);
     const fitting = this.slaps.filter((s) => inside(s.span, window));
     // A window reaching back past what is remembered may hold a forgotten slap: it cannot be matched honestly.
     if (fitting.length > 1 || (fitting.length === 1 && window.from <= this.forgottenUs)) {
@@ -227,7 +256,7 @@ export class SlapMatcher {
     }
     const only = fitting[0];
     if (only === undefined) return { event: tag };
-    const rivals = [...only.fits, ...this.held, ...together].filter((t) => t !== tag && inside(only.span, spanOf(t.time)));
+    const rivals = [...only.fits, ...this.held, ...together].filter((t) => t !== tag && inside(only.span, this.window(t.time)));
     if (rivals.length > 0) {
       const earlier = only.given;
       return { event: ambiguous(tag, 'several-tags'), ...(earlier === undefined ? {} : { late: { slap: only, earlier } }) };
@@ -238,7 +267,7 @@ export class SlapMatcher {
 
   /** Delivers a tag: slaps that fit it remember it, and it stays a rival for slap lines still to come. */
   private release(tag: TagArrival): MatchOutput {
-    const window = spanOf(tag.time);
+    const window = this.window(tag.time);
     for (const s of this.slaps) if (inside(s.span, window) && !s.fits.includes(tag)) s.fits.push(tag);
     this.recent.push(tag);
     return { kind: 'tag', event: tag };

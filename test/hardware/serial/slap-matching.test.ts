@@ -93,9 +93,11 @@ describe('slap matching', () => {
     expect(tags(m.observe(0, 1_050_000))[0]).toMatchObject({ uid: 'A', slap: { seq: 2 } });
   });
 
-  it('matches only a slap whose whole interval lies in the window', () => {
+  it('matches only a slap whose whole interval lies in the window stretched back by the lead', () => {
     const m = matcher();
-    m.slap(slap(1, 987_040)); // its interval [986 960, 987 040] starts before the window [987 000, 1 012 000]
+    // The window [987 000, 1 012 000] stretched back by the 5 ms lead starts at 982 000; this slap's interval
+    // [981 960, 982 040] starts before it.
+    m.slap(slap(1, 982_040));
     m.tag(tag('A', 1_012_000));
     const [first] = tags(m.flush());
     expect(first?.slap).toBeUndefined();
@@ -103,6 +105,33 @@ describe('slap matching', () => {
     m.slap(slap(2, 1_020_000)); // after the read: the card was read before it landed; no match
     m.tag(tag('B', 1_020_000 - 4, 10_000));
     expect(tags(m.flush())[0]?.slap).toBeUndefined();
+  });
+
+  it('matches a slap that came up to the lead before the window: a card slapped down flat, the hand first', () => {
+    // hardware/protocol.md: the landing is the impact; the TAG+ window holds the field entry, which may follow
+    // it by a few ms (0.05-3 ms measured, issue 17).
+    const m = matcher();
+    m.slap(slap(1, 987_000 - 2_900)); // 2.9 ms before the window [987 000, 1 012 000]
+    m.tag(tag('A', 1_012_000));
+    const [released] = tags(m.flush());
+    expect(released).toMatchObject({ uid: 'A', slap: { seq: 1, time: { deviceUs: 984_100 } } });
+    expect(released?.slapAmbiguous).toBeUndefined();
+  });
+
+  it('with leadUs 0 only a slap inside the window itself fits (the rule before firmware 0.4.0)', () => {
+    const m = new SlapMatcher({ burstUs: BURST, slapWaitUs: 200_000, memoryUs: 1_000_000, leadUs: 0 });
+    m.slap(slap(1, 987_000 - 2_900));
+    m.tag(tag('A', 1_012_000));
+    expect(tags(m.flush())[0]?.slap).toBeUndefined();
+  });
+
+  it('a slap within the lead of a second tag\'s window is a rival there too (several-tags)', () => {
+    const m = matcher();
+    m.slap(slap(1, 1_000_000));
+    m.tag(tag('A', 1_012_000)); // window [987 000, 1 012 000]: holds the slap
+    m.tag(tag('B', 1_026_000, 22_000)); // window [1 004 000, 1 026 000]: the slap is 4 ms before it, within the lead
+    const out = tags(m.flush());
+    expect(out.map((t) => t.slapAmbiguous)).toEqual(['several-tags', 'several-tags']);
   });
 
   it('reports a slap no tag followed as a knock, once, after the wait', () => {
