@@ -138,3 +138,9 @@ export class SeededRandom {
     return -mean * Math.log(1 - this.next());
   }
 }
+
+/** The generator as a plain `() => number` in [0, 1), for models that take a random source as a function. */
+export function randomSource(seed: string | number): () => number {
+  const generator = new SeededRandom(seed);
+  return () => generator.next();
+}

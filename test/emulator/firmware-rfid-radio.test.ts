@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StationEmulator, ensureSeatFirmware } from './station-emulator.ts';
 import { POWER_UP_ALLOWANCE_US, describeRadioResult, randomUids, runRadioScenario, tagEvent } from './rfid-radio-run.ts';
-import { seeded } from './seeded.ts';
+import { randomSource } from '../../controller/kernel/random.ts';
 import { ntagUids } from './ntag-uids.ts';
 
 beforeAll(async () => {
@@ -63,7 +63,7 @@ describe('answers lost on the air', () => {
 describe('tags that stay READY after a SELECT for another UID (ChameleonMini)', () => {
   for (const resting of [4, 13]) {
     it(`4-byte UIDs, ${resting} resting: every new card gets its TAG+ within 200 ms, and its interval holds the landing`, async () => {
-      const random = seeded(2000 + resting);
+      const random = randomSource(2000 + resting);
       const station = new StationEmulator({ settings: { stationId: 'seat-5' }, mfrc522: { staysReady: true } });
       await station.waitForBanner();
       const all = randomUids(resting + 20, 4, random);
@@ -105,7 +105,7 @@ describe('TAG- when the card leaves during its presence check', () => {
     it(`${bytes}-byte UID lifted 0.1-2.5 ms after its check began: the interval holds the moment`, async () => {
       const station = new StationEmulator({ settings: { stationId: 'seat-6' } });
       await station.waitForBanner();
-      const uids = randomUids(8, bytes, seeded(600 + bytes));
+      const uids = randomUids(8, bytes, randomSource(600 + bytes));
       const outside: string[] = [];
       for (const [i, uid] of uids.entries()) {
         const from = station.lines.length;

@@ -63,7 +63,7 @@
  */
 import { PinState } from 'avr8js';
 import type { AvrRunner, Mcu } from './avr-runner.ts';
-import { seeded } from './seeded.ts';
+import { randomSource } from '../../controller/kernel/random.ts';
 
 const SS = 2; // PB2
 const RST = 1; // PB1
@@ -279,7 +279,7 @@ export class Mfrc522Model {
     this.startUpUs = options.startUpUs ?? 500;
     this.connectedNow = options.connected ?? true;
     this.answerLoss = options.answerLoss ?? 0;
-    this.lossRandom = seeded(options.lossSeed ?? 1);
+    this.lossRandom = randomSource(options.lossSeed ?? 1);
     this.staysReady = options.staysReady ?? false;
     this.spiZeroAfterResetUs = options.spiZeroAfterResetUs ?? 0;
     this.record = options.record ?? true;

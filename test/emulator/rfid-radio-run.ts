@@ -15,7 +15,7 @@
  */
 import type { TagEvent } from '../../controller/protocol/index.ts';
 import { StationEmulator, type TappedLine } from './station-emulator.ts';
-import { seeded } from './seeded.ts';
+import { randomSource } from '../../controller/kernel/random.ts';
 
 /** The host's power-up allowance: ISO/IEC 14443-3's bound on how long a tag may take to answer. */
 export const POWER_UP_ALLOWANCE_US = 5_000;
@@ -70,7 +70,7 @@ export function randomUids(count: number, bytes: 4 | 7 | 10, random: () => numbe
 
 export async function runRadioScenario(s: RadioScenario): Promise<RadioResult> {
   const started = performance.now();
-  const random = seeded(s.seed);
+  const random = randomSource(s.seed);
   const station = new StationEmulator({
     ...(s.hexPath === undefined ? {} : { hexPath: s.hexPath }),
     settings: { stationId: 'seat-9' },

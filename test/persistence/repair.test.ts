@@ -21,7 +21,7 @@ import { playGame } from '../../controller/bots/play-game.ts';
 import { main } from '../../controller/cli/main.ts';
 import { EventLog, exportReadable, recoverTables, repairLog } from '../../controller/persistence/index.ts';
 import { getEngine } from '../../controller/rules/games.ts';
-import { SeededRandom } from '../../controller/kernel/random.ts';
+import { randomSource } from '../../controller/kernel/random.ts';
 import { press } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-repair-'));
@@ -118,8 +118,7 @@ function damaged(file: string, pages: readonly number[], how: Damage, seed: numb
     truncateSync(copy, (Math.min(...pages) - 1) * pageSize + (how === 'truncated' ? 0 : pageSize / 2 + 13));
     return copy;
   }
-  const generator = new SeededRandom(seed);
-  const random = (): number => generator.next();
+  const random = randomSource(seed);
   const fd = openSync(copy, 'r+');
   for (const p of pages) {
     const bytes = Buffer.alloc(pageSize);
@@ -204,8 +203,7 @@ describe('log repair recovers every row on an intact page', () => {
     expect(layout.pages).toBeGreaterThanOrEqual(300);
     const k = Math.ceil(layout.pages / 100);
     for (let seed = 1; seed <= 6; seed++) {
-      const generator = new SeededRandom(seed * 7919);
-      const random = (): number => generator.next();
+      const random = randomSource(seed * 7919);
       const chosen = new Set<number>();
       while (chosen.size < k) chosen.add(1 + Math.floor(random() * layout.pages));
       const how: Damage = seed % 3 === 0 ? 'zeroed' : 'random';
