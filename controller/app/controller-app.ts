@@ -14,7 +14,8 @@ import { loadCalibration } from '../runtime/calibration/calibration-file.ts';
 import { loadRegistry } from '../runtime/registry/registry-file.ts';
 import { realScheduler } from '../runtime/ports.ts';
 import {
-  ControllerTransport, EmbeddedBroker, rateLimited, type BridgeTableEntry, type BrokerUser, type TransportLogger,
+  ControllerTransport, EmbeddedBroker, rateLimited, type BridgeTableEntry, type BrokerUser, type ControllerTransportOptions,
+  type TransportLogger,
 } from '../transport/index.ts';
 import { BuzzerRuntime } from '../runtime/buzzer/buzzer-runtime.ts';
 import { BotDriver } from './bots/bot-driver.ts';
@@ -123,6 +124,7 @@ export class ControllerApp {
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
       transactionStore: transactionStoreOf(log),
+      ...requestLimitsOf(config),
     });
     this.transport = transport;
     const onError = (e: unknown): void => {
@@ -238,8 +240,8 @@ export class ControllerApp {
     let last = '';
     const publish = (): void => {
       const broker = this.broker?.stats() ?? null;
-      const { received, ok, replayed, errors } = transport.stats().requests;
-      const counts = { broker, requests: { received, ok, replayed, errors } };
+      const { received, ok, replayed, errors, queue } = transport.stats().requests;
+      const counts = { broker, requests: { received, ok, replayed, errors, queuePeak: queue.peak } };
       const text = JSON.stringify(counts);
       if (text === last) return;
       last = text;
@@ -497,4 +499,13 @@ function describeTables(tables: readonly TableConfig[], simulated: boolean): Rec
     })),
     ...(t.pileStation === undefined ? {} : { pileStation: t.pileStation }),
   }]));
+}
+
+/** The request limits of `mqtt.requests` (docs/mqtt.md, "Limits"). */
+function requestLimitsOf(config: ZaptableConfig): Pick<ControllerTransportOptions, 'rateLimit' | 'requestQueue'> {
+  const r = config.mqtt.requests;
+  return {
+    rateLimit: { ratePerS: r.ratePerSecond, burst: r.burst },
+    requestQueue: { perClient: r.queuePerClient, total: Math.max(r.queueTotal, r.queuePerClient) },
+  };
 }

@@ -15,6 +15,8 @@ import type { BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload } from 
 import type { RequestHandler, RequestName } from './requests.ts';
 import type { DispatcherStats } from './request-dispatcher.ts';
 import type { RequestToken } from './request-tokens.ts';
+import type { RateLimitSettings } from './rate-limit.ts';
+import type { RequestQueueOptions } from './request-queue.ts';
 import type { TransactionStore } from './transaction-cache.ts';
 import { TableChannel } from './table-channel.ts';
 import { DEFAULT_BASE_TOPIC, Topics, encodePayload, isTableId, ownClientId } from './topics.ts';
@@ -41,6 +43,10 @@ export interface ControllerTransportOptions {
    */
   readonly clientIdPrefix?: string;
   readonly requestTimeoutMs?: number;
+  /** Requests per client (see `RequestDispatcherOptions.rateLimit`); null: no limit. */
+  readonly rateLimit?: RateLimitSettings | null;
+  /** The bound on requests waiting for an answer (see `RequestQueue`). */
+  readonly requestQueue?: RequestQueueOptions;
   /** Where answers to transactions are kept (default in memory; the app passes the event log's). */
   readonly transactionStore?: TransactionStore;
   readonly reconnectPeriodMs?: number;
@@ -71,6 +77,8 @@ export class ControllerTransport {
       tokens: options.tokens, logger, tables: options.tables,
       ...(options.transactionStore === undefined ? {} : { transactionStore: options.transactionStore }),
       ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
+      ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+      ...(options.requestQueue === undefined ? {} : { queue: options.requestQueue }),
     });
     const prefix = options.clientIdPrefix ?? ownClientId(options.username, randomBytes(8).toString('hex'));
     this.bridge = this.connection(prefix, this.topics.bridgeStatus(), logger);
