@@ -220,6 +220,7 @@ export class ControllerApp {
     const { port: wanted, host, websocketPort } = config.mqtt.embedded;
     this.broker = new EmbeddedBroker({
       baseTopic: config.mqtt.baseTopic, users, port: wanted, host, logger: this.transportLogger(),
+      refereePace: refereePaceOf(config),
       ...(websocketPort === null ? {} : { websocketPort }),
     });
     const port = await this.broker.start();
@@ -508,4 +509,10 @@ function requestLimitsOf(config: ZaptableConfig): Pick<ControllerTransportOption
     rateLimit: { ratePerS: r.ratePerSecond, burst: r.burst },
     requestQueue: { perClient: r.queuePerClient, total: Math.max(r.queueTotal, r.queuePerClient) },
   };
+}
+
+/** The embedded broker's brake on a referee's connection (`mqtt.requests.brokerPacePerSecond`; 0: none). */
+function refereePaceOf(config: ZaptableConfig): { readonly ratePerS: number; readonly burst: number } | null {
+  const rate = config.mqtt.requests.brokerPacePerSecond;
+  return rate === 0 ? null : { ratePerS: rate, burst: Math.max(1, Math.round(rate * 2)) };
 }

@@ -60,6 +60,10 @@ const Requests = Section({
   burst: Type.Integer({ minimum: 1, default: 200, description: 'Requests one MQTT client may send at once after a quiet spell (the bucket\'s size).' }),
   queuePerClient: Type.Integer({ minimum: 1, default: 32, description: 'Requests one MQTT client may have waiting for their answer; more are answered RATE_LIMITED.' }),
   queueTotal: Type.Integer({ minimum: 1, default: 1024, description: 'Requests all clients together may have waiting for their answer.' }),
+  brokerPacePerSecond: Type.Number({
+    minimum: 0, default: 500,
+    description: 'Embedded broker: publishes per second (burst: twice as many) a referee\'s connection may send before the broker stops reading it for a while; 0: no brake.',
+  }),
 }, { default: {}, description: 'Limits on the requests the controller answers, so that one client cannot flood a table (docs/mqtt.md).' });
 
 export const Mqtt = Section({

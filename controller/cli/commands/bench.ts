@@ -7,6 +7,7 @@ import type { Output } from '../output.ts';
 import { benchEventLog } from '../../persistence/bench.ts';
 import { intOption, parse } from '../args.ts';
 import { benchLatencyCommand, benchLatencyHelp } from './bench-latency.ts';
+import { benchFloodCommand, benchFloodHelp } from './bench-flood.ts';
 import { benchBuzzerCommand, benchBuzzerHelp } from './bench-buzzer.ts';
 import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
 import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
@@ -53,6 +54,11 @@ const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
     summary: 'SQLite event log append throughput and commit latency',
     help: eventLogHelp,
     run: benchEventLogCommand,
+  },
+  flood: {
+    summary: 'one client floods the tables with requests: a calm referee\'s and a viewer\'s latency, answers, memory',
+    help: benchFloodHelp,
+    run: benchFloodCommand,
   },
   latency: {
     summary: 'sensor line to MQTT state message (p50/p99/max), sensor events/s, memory; embedded broker and Mosquitto',
