@@ -241,7 +241,7 @@ async function runOne(kind: BrokerKind, options: FloodBenchOptions): Promise<Flo
   const clients: MqttClient[] = [];
   let peak = 0;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
+    peak = Math.max(peak, process.memoryUsage.rss());
   }, 50);
   try {
     if (kind === 'mosquitto') external = await startMosquitto(BASE, Object.values(accounts));
