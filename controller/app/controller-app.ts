@@ -124,7 +124,7 @@ export class ControllerApp {
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
       transactionStore: transactionStoreOf(log),
-      ...requestLimitsOf(config),
+      ...requestLimitsOf(config), epoch: this.epoch,
     });
     this.transport = transport;
     const onError = (e: unknown): void => {

@@ -19,6 +19,7 @@ import type { RateLimitSettings } from './rate-limit.ts';
 import type { RequestQueueOptions } from './request-queue.ts';
 import type { TransactionStore } from './transaction-cache.ts';
 import { TableChannel } from './table-channel.ts';
+import { AuditTrail } from './audit-log.ts';
 import { DEFAULT_BASE_TOPIC, Topics, encodePayload, isTableId, ownClientId } from './topics.ts';
 
 export interface ControllerTransportOptions {
@@ -47,6 +48,8 @@ export interface ControllerTransportOptions {
   readonly rateLimit?: RateLimitSettings | null;
   /** The bound on requests waiting for an answer (see `RequestQueue`). */
   readonly requestQueue?: RequestQueueOptions;
+  /** The start of this controller (ms since 1970), on the audit trail. Default: when the transport was made. */
+  readonly epoch?: number;
   /** Where answers to transactions are kept (default in memory; the app passes the event log's). */
   readonly transactionStore?: TransactionStore;
   readonly reconnectPeriodMs?: number;
@@ -79,6 +82,12 @@ export class ControllerTransport {
       ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
       ...(options.requestQueue === undefined ? {} : { queue: options.requestQueue }),
+      audit: {
+        trail: new AuditTrail({ epoch: options.epoch ?? Date.now() }),
+        publish: (table, payload) => {
+          this.channels.get(table)?.channel.publishAudit(payload).catch(() => undefined);
+        },
+      },
     });
     const prefix = options.clientIdPrefix ?? ownClientId(options.username, randomBytes(8).toString('hex'));
     this.bridge = this.connection(prefix, this.topics.bridgeStatus(), logger);

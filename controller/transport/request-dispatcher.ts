@@ -15,6 +15,7 @@ import {
 import { RequestTokens, type RequestToken } from './request-tokens.ts';
 import { RateLimiter, type RateLimitSettings } from './rate-limit.ts';
 import { RequestQueue, type RequestQueueOptions, type RequestQueueStats } from './request-queue.ts';
+import { hiddenFactRequest, type AuditPayload, type AuditTrail } from './audit-log.ts';
 import { MemoryTransactionStore, transactionKey, type TransactionStore } from './transaction-cache.ts';
 import { isTableId } from './topics.ts';
 
@@ -49,6 +50,11 @@ export interface RequestDispatcherOptions {
   readonly rateLimit?: RateLimitSettings | null;
   /** How many requests one client, and all of them, may have waiting for an answer. */
   readonly queue?: RequestQueueOptions;
+  /**
+   * Requests on hidden facts (`audit-log.ts`): listed through `publish` before they run, and limited per token
+   * holder. Without it they are neither listed nor limited (unit tests).
+   */
+  readonly audit?: { readonly trail: AuditTrail; readonly publish: (table: string, payload: AuditPayload) => void };
   /** Monotonic ms, for the default store's window and the rate limit; injected for tests. */
   readonly now?: () => number;
   readonly logger?: TransportLogger;
@@ -243,6 +249,14 @@ export class RequestDispatcher {
     }
     const handler = this.handlers.get(name);
     if (handler === undefined) return this.refuse(table, name, fail('NOT_AVAILABLE', transaction, name));
+    const audited = this.options.audit === undefined ? undefined : hiddenFactRequest(name, params);
+    if (audited !== undefined && this.options.audit !== undefined) {
+      const { admission, payload } = this.options.audit.trail.admit(table, context.identity.id, context.client, audited);
+      this.options.audit.publish(table, payload);
+      if (!admission.ok) {
+        return this.refuse(table, name, limited(transaction, admission.retryAfterMs, 'too many requests on hidden facts from this token holder'));
+      }
+    }
     const timeoutMs = this.options.timeoutMs ?? 10_000;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<ResponsePayload>((resolve) => {
