@@ -8,6 +8,7 @@ import { benchEventLog } from '../../persistence/bench.ts';
 import { intOption, parse } from '../args.ts';
 import { benchLatencyCommand, benchLatencyHelp } from './bench-latency.ts';
 import { benchFloodCommand, benchFloodHelp } from './bench-flood.ts';
+import { benchSoakCommand, benchSoakHelp } from './bench-soak.ts';
 import { benchBuzzerCommand, benchBuzzerHelp } from './bench-buzzer.ts';
 import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
 import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
@@ -59,6 +60,11 @@ const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
     summary: 'one client floods the tables with requests: a calm referee\'s and a viewer\'s latency, answers, memory',
     help: benchFloodHelp,
     run: benchFloodCommand,
+  },
+  soak: {
+    summary: 'the demo with bots at 4 tables for a given time: RSS and heap every 10 s, and their slopes',
+    help: benchSoakHelp,
+    run: benchSoakCommand,
   },
   latency: {
     summary: 'sensor line to MQTT state message (p50/p99/max), sensor events/s, memory; embedded broker and Mosquitto',
