@@ -138,6 +138,9 @@ export interface SimulatedStationDeps {
   readonly output: (bytes: string | Buffer) => void;
 }
 
+/** How many received command lines a station keeps at least (`received()`). */
+export const RECEIVED_KEPT = 1000;
+
 /** A command line the station received, as decoded (the lamp, tare, … the driver asked for). */
 export interface ReceivedCommand {
   /** Controller time (µs) when the station read it. */
@@ -294,9 +297,17 @@ export class SimulatedStation {
     return { tare: this.tare, perKg: this.perKg };
   }
 
-  /** Every command line read since the simulation started, in order. */
+  /**
+   * The command lines read, in order: every one since the start, up to the latest RECEIVED_KEPT–2×RECEIVED_KEPT
+   * (a station left running — the demo — is pinged and lamped for ever; the whole list grew without bound).
+   */
   received(): readonly ReceivedCommand[] {
     return this.log;
+  }
+
+  private remember(command: ReceivedCommand): void {
+    this.log.push(command);
+    if (this.log.length >= 2 * RECEIVED_KEPT) this.log.splice(0, this.log.length - RECEIVED_KEPT);
   }
 
   // ----------------------------------------------------------------------------- physical world
@@ -564,13 +575,13 @@ export class SimulatedStation {
     const atUs = this.deps.clock.nowUs();
     const command = parseCommandLine(line);
     if ('error' in command) {
-      this.log.push({ atUs, line, command: undefined, code: command.code });
+      this.remember({ atUs, line, command: undefined, code: command.code });
       this.send({ type: 'err', id: command.id, code: command.code });
       return;
     }
     const seatOnly = command.verb !== 'ping' && command.verb !== 'info' && command.verb !== 'id-set';
     const refused = seatOnly && this.config.kind !== 'seat';
-    this.log.push({ atUs, line, command, code: refused ? 9 : undefined });
+    this.remember({ atUs, line, command, code: refused ? 9 : undefined });
     if (refused) {
       this.send({ type: 'err', id: command.id, code: 9 }); // NOT_SUPPORTED
       return;
