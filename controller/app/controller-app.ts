@@ -14,7 +14,8 @@ import { loadCalibration } from '../runtime/calibration/calibration-file.ts';
 import { loadRegistry } from '../runtime/registry/registry-file.ts';
 import { realScheduler } from '../runtime/ports.ts';
 import {
-  ControllerTransport, EmbeddedBroker, rateLimited, type BridgeTableEntry, type BrokerUser, type TransportLogger,
+  ControllerTransport, EmbeddedBroker, rateLimited, type BridgeTableEntry, type BrokerUser, type ControllerTransportOptions,
+  type TransportLogger,
 } from '../transport/index.ts';
 import { registerBuzzerHandlers } from './buzzer-handlers.ts';
 import { buzzerPublisherOf } from './buzzer-publisher.ts';
@@ -120,6 +121,7 @@ export class ControllerApp {
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
       transactionStore: transactionStoreOf(log),
+      ...requestLimitsOf(config), epoch: this.epoch,
     });
     this.transport = transport;
     const onError = (e: unknown): void => {
@@ -180,6 +182,7 @@ export class ControllerApp {
     const { port: wanted, host, websocketPort } = config.mqtt.embedded;
     this.broker = new EmbeddedBroker({
       baseTopic: config.mqtt.baseTopic, users, port: wanted, host, logger: this.transportLogger(),
+      refereePace: refereePaceOf(config),
       ...(websocketPort === null ? {} : { websocketPort }),
     });
     const port = await this.broker.start();
@@ -203,10 +206,10 @@ export class ControllerApp {
     let last = '';
     const publish = (): void => {
       const broker = this.broker?.stats() ?? null;
-      const { received, ok, replayed, errors } = transport.stats().requests;
+      const { received, ok, replayed, errors, queue } = transport.stats().requests;
       const hostDelay = this.hub?.hostDelay();
       const hub = hostDelay === undefined ? {} : { hub: { hostDelay } };
-      const counts = { broker, requests: { received, ok, replayed, errors }, ...hub };
+      const counts = { broker, requests: { received, ok, replayed, errors, queuePeak: queue.peak }, ...hub };
       const text = JSON.stringify(counts);
       if (text === last) return;
       last = text;
@@ -285,4 +288,19 @@ function describeTables(tables: readonly TableConfig[], simulated: boolean): Rec
     ...(t.pileStation === undefined ? {} : { pileStation: t.pileStation }),
     ...(t.mode === 'buzzer' ? {} : { rules: t.rules }),
   }]));
+}
+
+/** The request limits of `mqtt.requests` (docs/mqtt.md, "Limits"). */
+function requestLimitsOf(config: ZaptableConfig): Pick<ControllerTransportOptions, 'rateLimit' | 'requestQueue'> {
+  const r = config.mqtt.requests;
+  return {
+    rateLimit: { ratePerS: r.ratePerSecond, burst: r.burst },
+    requestQueue: { perClient: r.queuePerClient, total: Math.max(r.queueTotal, r.queuePerClient) },
+  };
+}
+
+/** The embedded broker's brake on a referee's connection (`mqtt.requests.brokerPacePerSecond`; 0: none). */
+function refereePaceOf(config: ZaptableConfig): { readonly ratePerS: number; readonly burst: number } | null {
+  const rate = config.mqtt.requests.brokerPacePerSecond;
+  return rate === 0 ? null : { ratePerS: rate, burst: Math.max(1, Math.round(rate * 2)) };
 }

@@ -90,6 +90,20 @@ function killOnExit(child: ChildProcess): void {
 }
 
 /**
+ * Mosquitto's queue limits for zaptable (docs/mqtt.md), global options in 2.0 (no per-client setting exists).
+ * Every request reaches the controller's one bridge connection; with the default 20 messages in flight and 1000
+ * queued per client, a burst of requests faster than the controller reads them is dropped by the broker
+ * ("Outgoing messages are being dropped") before the controller could answer it. The controller answers a
+ * flood at once (RATE_LIMITED costs microseconds), so it needs a deep queue, not a slow one; the bytes limit
+ * keeps a stalled subscriber from holding more than 16 MiB.
+ */
+export const MOSQUITTO_QUEUE_LIMITS: readonly string[] = [
+  'max_inflight_messages 100',
+  'max_queued_messages 100000',
+  'max_queued_bytes 16777216',
+];
+
+/**
  * Writes a Mosquitto configuration into `dir` for these accounts under `baseTopic`: a password file (made with
  * `mosquitto_passwd`), the ACL file the transport generates, a loopback listener on `port`, no persistence.
  * Returns the configuration file's path.
@@ -115,6 +129,7 @@ export async function writeMosquittoConfig(
     // The same limit as the embedded broker's (MAX_PACKET_BYTES): a bigger packet closes the connection
     // before Mosquitto buffers it.
     `max_packet_size ${MAX_PACKET_BYTES}`,
+    ...MOSQUITTO_QUEUE_LIMITS,
     'log_dest stderr',
     'log_type error',
     'log_type warning',

@@ -52,6 +52,20 @@ const External = Section({
   tls: Tls,
 }, { default: {}, description: 'An external broker (Mosquitto, EMQX, …).' });
 
+const Requests = Section({
+  ratePerSecond: Type.Number({
+    exclusiveMinimum: 0, default: 100,
+    description: 'Requests one MQTT client may send per second, sustained (a token bucket); more are answered RATE_LIMITED with the wait.',
+  }),
+  burst: Type.Integer({ minimum: 1, default: 200, description: 'Requests one MQTT client may send at once after a quiet spell (the bucket\'s size).' }),
+  queuePerClient: Type.Integer({ minimum: 1, default: 32, description: 'Requests one MQTT client may have waiting for their answer; more are answered RATE_LIMITED.' }),
+  queueTotal: Type.Integer({ minimum: 1, default: 1024, description: 'Requests all clients together may have waiting for their answer.' }),
+  brokerPacePerSecond: Type.Number({
+    minimum: 0, default: 500,
+    description: 'Embedded broker: publishes per second (burst: twice as many) a referee\'s connection may send before the broker stops reading it for a while; 0: no brake.',
+  }),
+}, { default: {}, description: 'Limits on the requests the controller answers, so that one client cannot flood a table (docs/mqtt.md).' });
+
 export const Mqtt = Section({
   baseTopic: Type.String({
     default: 'zaptable', pattern: '^[^#+/\\s]+(/[^#+/\\s]+)*$', description: 'Prefix of every topic (as Zigbee2MQTT\'s base topic).',
@@ -64,6 +78,7 @@ export const Mqtt = Section({
   viewer: Identity('demo viewer', 'zaptable-viewer',
     'role viewer: reads the public topics, publishes nothing; the embedded broker creates it so you can try mosquitto_sub'),
   clients: Type.Array(Client, { default: [], description: 'Further identities the embedded broker accepts (an external broker has its own).' }),
+  requests: Requests,
 }, { default: {}, description: 'MQTT: the broker and the identities on it.' });
 
 export const Dashboard = Section({

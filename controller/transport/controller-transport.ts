@@ -15,8 +15,11 @@ import type { BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload } from 
 import type { RequestHandler, RequestName } from './requests.ts';
 import type { DispatcherStats } from './request-dispatcher.ts';
 import type { RequestToken } from './request-tokens.ts';
+import type { RateLimitSettings } from './rate-limit.ts';
+import type { RequestQueueOptions } from './request-queue.ts';
 import type { TransactionStore } from './transaction-cache.ts';
 import { TableChannel } from './table-channel.ts';
+import { AuditTrail } from './audit-log.ts';
 import { DEFAULT_BASE_TOPIC, Topics, encodePayload, isTableId, ownClientId } from './topics.ts';
 
 export interface ControllerTransportOptions {
@@ -41,6 +44,12 @@ export interface ControllerTransportOptions {
    */
   readonly clientIdPrefix?: string;
   readonly requestTimeoutMs?: number;
+  /** Requests per client (see `RequestDispatcherOptions.rateLimit`); null: no limit. */
+  readonly rateLimit?: RateLimitSettings | null;
+  /** The bound on requests waiting for an answer (see `RequestQueue`). */
+  readonly requestQueue?: RequestQueueOptions;
+  /** The start of this controller (ms since 1970), on the audit trail. Default: when the transport was made. */
+  readonly epoch?: number;
   /** Where answers to transactions are kept (default in memory; the app passes the event log's). */
   readonly transactionStore?: TransactionStore;
   readonly reconnectPeriodMs?: number;
@@ -71,6 +80,14 @@ export class ControllerTransport {
       tokens: options.tokens, logger, tables: options.tables,
       ...(options.transactionStore === undefined ? {} : { transactionStore: options.transactionStore }),
       ...(options.requestTimeoutMs === undefined ? {} : { timeoutMs: options.requestTimeoutMs }),
+      ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+      ...(options.requestQueue === undefined ? {} : { queue: options.requestQueue }),
+      audit: {
+        trail: new AuditTrail({ epoch: options.epoch ?? Date.now() }),
+        publish: (table, payload) => {
+          this.channels.get(table)?.channel.publishAudit(payload).catch(() => undefined);
+        },
+      },
     });
     const prefix = options.clientIdPrefix ?? ownClientId(options.username, randomBytes(8).toString('hex'));
     this.bridge = this.connection(prefix, this.topics.bridgeStatus(), logger);

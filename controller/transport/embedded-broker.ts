@@ -22,6 +22,7 @@ import { ClientIdOwners } from './client-id-owners.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
 import { isBrokerUsername } from './mosquitto-acl.ts';
 import { MAX_PACKET_BYTES, guardPacketSize } from './packet-size-guard.ts';
+import { DEFAULT_PUBLISH_PACE, PublishPacer, type PublishPacerOptions } from './publish-pacer.ts';
 import { baseTopicProblem } from './topics.ts';
 
 /** A broker account from the configuration. */
@@ -44,6 +45,11 @@ export interface EmbeddedBrokerOptions {
   readonly maxPacketBytes?: number;
   /** PEM key and certificate: listen with TLS (mqtts://) instead of plain TCP. */
   readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
+  /**
+   * How fast a referee's connection may publish (its requests) before the broker stops reading it for a while
+   * (`publish-pacer.ts`). Default DEFAULT_PUBLISH_PACE; null: no brake (benchmarks that break it on purpose).
+   */
+  readonly refereePace?: PublishPacerOptions | null;
   readonly logger?: TransportLogger;
 }
 
@@ -57,6 +63,8 @@ export interface BrokerStats {
   readonly deniedPublishes: number;
   readonly deniedSubscriptions: number;
   readonly droppedDeliveries: number;
+  /** Publishes held back because their connection sent faster than the referee pace. */
+  readonly pacedPublishes?: number;
 }
 
 // CONNACK return codes (MQTT 3.1.1, table 3.1). aedes declares them as an ambient const enum, which
@@ -94,6 +102,7 @@ export class EmbeddedBroker {
   private readonly logger: TransportLogger;
   private readonly roles = new WeakMap<Client, { readonly username: string; readonly role: Role }>();
   private readonly sockets = new Set<Socket>();
+  private readonly pacer: PublishPacer | undefined;
   private readonly counters = {
     refusedConnections: 0, reservedClientIds: 0, oversizePackets: 0,
     deniedPublishes: 0, deniedSubscriptions: 0, droppedDeliveries: 0,
@@ -109,6 +118,8 @@ export class EmbeddedBroker {
   constructor(options: EmbeddedBrokerOptions) {
     this.options = options;
     this.logger = options.logger ?? silentLogger;
+    const pace = options.refereePace === undefined ? DEFAULT_PUBLISH_PACE : options.refereePace;
+    this.pacer = pace === null ? undefined : new PublishPacer(pace);
   }
 
   /**
@@ -124,7 +135,14 @@ export class EmbeddedBroker {
         this.authenticate(client, username, password, done);
       },
       authorizePublish: (client, packet, done) => {
-        done(this.authorizePublish(client, packet.topic));
+        const error = this.authorizePublish(client, packet.topic);
+        const wait = error === null && client !== null ? this.paceMs(client) : 0;
+        if (wait === 0) done(error);
+        else {
+          setTimeout(() => {
+            done(null);
+          }, wait);
+        }
       },
       authorizeSubscribe: (client, subscription, done) => {
         done(null, this.authorizeSubscribe(client, subscription.topic) ? subscription : null);
@@ -220,7 +238,13 @@ export class EmbeddedBroker {
   }
 
   stats(): BrokerStats {
-    return { ...this.counters };
+    return { ...this.counters, ...(this.pacer === undefined ? {} : { pacedPublishes: this.pacer.delayedCount }) };
+  }
+
+  /** How long a referee's publish waits before aedes handles it (and reads that connection on); 0 for others. */
+  private paceMs(client: Client): number {
+    if (this.pacer === undefined || this.roles.get(client)?.role !== 'referee') return 0;
+    return this.pacer.delayMs(client);
   }
 
   /** Disconnects every client and stops listening. Safe to call twice. */

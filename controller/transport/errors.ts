@@ -22,6 +22,11 @@ export const TRANSPORT_ERRORS = {
   NOT_AVAILABLE: 'this table does not handle that request',
   /** The handler threw; a bug, logged on the controller. */
   HANDLER_FAILED: 'the request failed inside the controller',
+  /**
+   * Too many requests from this client (its token bucket is empty) or waiting for an answer; the error carries
+   * `retryAfterMs`, the wait after which the same request would be admitted.
+   */
+  RATE_LIMITED: 'too many requests',
   /** The handler did not answer in time; its outcome is unknown. */
   TIMEOUT: 'the request timed out',
 } as const;

@@ -22,7 +22,9 @@ export type {
 export {
   buzzerEventOf, buzzerStateOf, idleStateOf, publicEventOf, publicStateOf, tableEventOf, type PublishMeta,
 } from './public-view.ts';
-export { RequestDispatcher, type DispatcherStats, type RequestDispatcherOptions } from './request-dispatcher.ts';
+export { DEFAULT_RATE_LIMIT, RequestDispatcher, type DispatcherStats, type RequestDispatcherOptions } from './request-dispatcher.ts';
+export { RateLimiter, rateLimitProblem, type Admission, type RateLimitSettings, type RateLimiterOptions } from './rate-limit.ts';
+export { RequestQueue, type QueueAdmission, type RequestQueueOptions, type RequestQueueStats } from './request-queue.ts';
 export { MIN_TOKEN_LENGTH, RequestTokens, type RequestToken } from './request-tokens.ts';
 export {
   REQUESTS, REQUEST_NAMES, isKnownRequest, type Applied, type HandlerResult, type Identity, type RequestContext, type RequestData,

@@ -68,6 +68,14 @@ export function guardPacketSize(inner: Duplex, maxBytes: number, onOversize: (an
     write(chunk: Buffer, _encoding, callback) {
       inner.write(chunk, callback);
     },
+    // aedes (mqtt-packet) writes a packet in pieces — header, length, topic, id, payload — under cork(). Without
+    // writev each piece would be its own socket write, each waiting for the last one's callback (a turn of the
+    // event loop), and its own TCP segment: a subscriber could wait a busy loop's turn for the rest of a packet.
+    // Written together, a packet (and any others corked with it) leaves in one write.
+    writev(chunks, callback) {
+      const buffers = chunks.map((c) => c.chunk as Buffer);
+      inner.write(buffers.length === 1 ? (buffers[0] as Buffer) : Buffer.concat(buffers), callback);
+    },
     final(callback) {
       inner.end(callback);
     },

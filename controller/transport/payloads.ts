@@ -73,13 +73,18 @@ export interface BridgeHealthPayload {
     readonly droppedDeliveries: number;
     /** Connections closed for sending a packet larger than the limit. */
     readonly oversizePackets: number;
+    /** Referees' publishes held back because their connection sent faster than the broker's pace (500/s). */
+    readonly pacedPublishes?: number;
   } | null;
   /** Requests: received, answered ok, answered from the transaction store, and errors by code. */
   readonly requests: {
     readonly received: number;
     readonly ok: number;
     readonly replayed: number;
+    /** Refusals by code; `RATE_LIMITED` counts the requests refused by the per-client limits. */
     readonly errors: Readonly<Record<string, number>>;
+    /** The most requests that were ever waiting for their answer at once (bounded by `mqtt.requests.queueTotal`). */
+    readonly queuePeak?: number;
   };
   /**
    * The johnny-five buzzer hub, when one is configured: the host delay measured on this controller
@@ -219,7 +224,12 @@ export type ResponsePayload =
   | { readonly status: 'ok'; readonly data: JsonValue; readonly error: null; readonly transaction: Transaction | null }
   | {
     readonly status: 'error'; readonly data: null;
-    readonly error: { readonly code: string; readonly message: string }; readonly transaction: Transaction | null;
+    readonly error: {
+      readonly code: string; readonly message: string;
+      /** RATE_LIMITED only: ms after which the same request would be admitted. */
+      readonly retryAfterMs?: number;
+    };
+    readonly transaction: Transaction | null;
   };
 
 /** Every `TableEvent` type, for documentation checks. */

@@ -13,6 +13,9 @@ import {
   REQUESTS, isKnownRequest, type HandlerResult, type Identity, type RequestContext, type RequestHandler, type RequestName,
 } from './requests.ts';
 import { RequestTokens, type RequestToken } from './request-tokens.ts';
+import { RateLimiter, type RateLimitSettings } from './rate-limit.ts';
+import { RequestQueue, type RequestQueueOptions, type RequestQueueStats } from './request-queue.ts';
+import { hiddenFactRequest, type AuditPayload, type AuditTrail } from './audit-log.ts';
 import { MemoryTransactionStore, transactionKey, type TransactionStore } from './transaction-cache.ts';
 import { isTableId } from './topics.ts';
 
@@ -39,10 +42,29 @@ export interface RequestDispatcherOptions {
   readonly idempotencyMaxEntries?: number;
   /** Where answers are kept for replay; default in memory (the app passes one backed by the event log). */
   readonly transactionStore?: TransactionStore;
-  /** Monotonic ms, for the default store's window; injected for tests. */
+  /**
+   * Requests per MQTT client (the request topic's client level): a token bucket, checked right after the
+   * envelope is read, before the table, the token or the handler cost anything. Default DEFAULT_RATE_LIMIT;
+   * null: no limit (benchmarks that break it on purpose).
+   */
+  readonly rateLimit?: RateLimitSettings | null;
+  /** How many requests one client, and all of them, may have waiting for an answer. */
+  readonly queue?: RequestQueueOptions;
+  /**
+   * Requests on hidden facts (`audit-log.ts`): listed through `publish` before they run, and limited per token
+   * holder. Without it they are neither listed nor limited (unit tests).
+   */
+  readonly audit?: { readonly trail: AuditTrail; readonly publish: (table: string, payload: AuditPayload) => void };
+  /** Monotonic ms, for the default store's window and the rate limit; injected for tests. */
   readonly now?: () => number;
   readonly logger?: TransportLogger;
 }
+
+/**
+ * The default per-client limit: far above what a person at a dashboard sends (a few requests a second; the
+ * dashboard relays every referee's requests through one client), far below what a flood sends.
+ */
+export const DEFAULT_RATE_LIMIT: RateLimitSettings = { ratePerS: 100, burst: 200 };
 
 /** Counters for the health page and the tests. */
 export interface DispatcherStats {
@@ -52,6 +74,8 @@ export interface DispatcherStats {
   readonly errors: Readonly<Record<string, number>>;
   /** Duplicates answered from the transaction cache without running the handler. */
   readonly replayed: number;
+  /** The requests waiting for their answer (also counted in `errors.RATE_LIMITED` when the queue was full). */
+  readonly queue: RequestQueueStats;
 }
 
 const MAX_TRANSACTION_LENGTH = 128;
@@ -73,6 +97,12 @@ function fail(code: TransportErrorCode, transaction: Transaction | null, detail?
   return errorResponse(transportError(code, detail), transaction);
 }
 
+/** RATE_LIMITED, with the wait after which the same request would be admitted. */
+function limited(transaction: Transaction | null, retryAfterMs: number, why: string): ResponsePayload {
+  const { code, message } = transportError('RATE_LIMITED', `${why}; retry after ${retryAfterMs} ms`);
+  return { status: 'error', data: null, error: { code, message, retryAfterMs }, transaction };
+}
+
 function roleAllows(have: Identity['role'], need: Identity['role']): boolean {
   return have === 'controller' || have === need;
 }
@@ -90,6 +120,8 @@ export class RequestDispatcher {
   /** Answers still being worked out: a repeat arriving meanwhile waits for the same one. */
   private readonly inFlight = new Map<string, Promise<ResponsePayload>>();
   private ajv: Ajv | undefined;
+  private readonly limiter: RateLimiter | undefined;
+  private readonly queue: RequestQueue;
   private readonly counters = { received: 0, ok: 0, replayed: 0, errors: {} as Record<string, number> };
 
   /** Throws on unusable tokens (too short, duplicated): a configuration error, found at start-up. */
@@ -97,6 +129,10 @@ export class RequestDispatcher {
     this.options = options;
     this.logger = options.logger ?? silentLogger;
     this.tokens = new RequestTokens(options.tokens);
+    const rate = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
+    const now = options.now === undefined ? {} : { now: options.now };
+    this.limiter = rate === null ? undefined : new RateLimiter({ ...rate, ...now });
+    this.queue = new RequestQueue(options.queue);
   }
 
   /**
@@ -124,7 +160,7 @@ export class RequestDispatcher {
   }
 
   stats(): DispatcherStats {
-    return { ...this.counters, errors: { ...this.counters.errors } };
+    return { ...this.counters, errors: { ...this.counters.errors }, queue: this.queue.stats() };
   }
 
   private answer(request: RequestAddress, payload: Uint8Array | string): Promise<ResponsePayload> | ResponsePayload {
@@ -146,6 +182,8 @@ export class RequestDispatcher {
         `transaction must be a non-empty string of at most ${MAX_TRANSACTION_LENGTH} characters or an integer`));
     }
     const transaction = rawTransaction ?? null;
+    const admitted = this.limiter?.take(client) ?? { ok: true };
+    if (!admitted.ok) return this.refuse(table, name, limited(transaction, admitted.retryAfterMs, 'too many requests from this client'));
     const tables = this.options.tables;
     if (!isTableId(table) || (tables !== undefined && !tables.includes(table))) {
       return this.refuse(table, name, fail('UNKNOWN_TABLE', transaction, JSON.stringify(table.slice(0, 80))));
@@ -155,7 +193,8 @@ export class RequestDispatcher {
     if (identity === null || !roleAllows(identity.role, REQUESTS[name].role)) {
       return this.refuse(table, name, fail('UNAUTHORIZED', transaction));
     }
-    if (transaction === null) return this.execute(name, params, { table, client, identity, transaction });
+    const run = async (): Promise<ResponsePayload> => this.execute(name, params, { table, client, identity, transaction });
+    if (transaction === null) return this.queued(client, transaction, run);
     const windowMs = this.options.idempotencyWindowMs ?? 600_000;
     const store = this.store ??= this.options.transactionStore ?? new MemoryTransactionStore({
       maxEntriesPerTable: this.options.idempotencyMaxEntries ?? 10_000, now: this.options.now ?? (() => performance.now()),
@@ -167,7 +206,9 @@ export class RequestDispatcher {
       this.logger.debug('mqtt request replayed from its transaction', { table, request: name, identity: identity.id });
       return cached;
     }
-    const answer = this.execute(name, params, { table, client, identity, transaction }).then((response) => {
+    const answer = this.queued(client, transaction, run).then((response) => {
+      // A refusal for a full queue is not the transaction's answer: a repeat must run.
+      if (response.status === 'error' && response.error.code === 'RATE_LIMITED') return response;
       try {
         store.remember(key, table, response, windowMs);
       } catch (error) {
@@ -182,6 +223,22 @@ export class RequestDispatcher {
     return answer;
   }
 
+  /** Runs `work` holding a place in the queue, or answers RATE_LIMITED when the queue has none for `client`. */
+  private async queued(
+    client: string, transaction: Transaction | null, work: () => Promise<ResponsePayload>,
+  ): Promise<ResponsePayload> {
+    const ticket = this.queue.enter(client);
+    if (!ticket.ok) {
+      const why = ticket.full === 'client' ? 'too many requests from this client are waiting' : 'too many requests are waiting';
+      return limited(transaction, ticket.retryAfterMs, why);
+    }
+    try {
+      return await work();
+    } finally {
+      ticket.leave();
+    }
+  }
+
   private async execute(name: RequestName, params: Record<string, unknown>, context: RequestContext): Promise<ResponsePayload> {
     const { table, transaction } = context;
     const validate = this.validator(name);
@@ -192,6 +249,14 @@ export class RequestDispatcher {
     }
     const handler = this.handlers.get(name);
     if (handler === undefined) return this.refuse(table, name, fail('NOT_AVAILABLE', transaction, name));
+    const audited = this.options.audit === undefined ? undefined : hiddenFactRequest(name, params);
+    if (audited !== undefined && this.options.audit !== undefined) {
+      const { admission, payload } = this.options.audit.trail.admit(table, context.identity.id, context.client, audited);
+      this.options.audit.publish(table, payload);
+      if (!admission.ok) {
+        return this.refuse(table, name, limited(transaction, admission.retryAfterMs, 'too many requests on hidden facts from this token holder'));
+      }
+    }
     const timeoutMs = this.options.timeoutMs ?? 10_000;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<ResponsePayload>((resolve) => {

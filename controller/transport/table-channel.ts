@@ -7,6 +7,7 @@ import type { TransportLogger } from './logger.ts';
 import type { MqttConnection } from './mqtt-connection.ts';
 import type { HealthPayload, PublicEvent, ResponsePayload, StatePayload } from './payloads.ts';
 import { encodePayload, isStationId, type Topic, type Topics } from './topics.ts';
+import type { AuditPayload } from './audit-log.ts';
 
 export interface TableChannelOptions {
   readonly table: string;
@@ -67,6 +68,12 @@ export class TableChannel {
       return;
     }
     await connection.setRetained(topics.health(table, health.station), encodePayload('health', health));
+  }
+
+  /** Publishes the table's audit trail (retained; republished after every reconnect). */
+  async publishAudit(payload: AuditPayload): Promise<void> {
+    const { connection, topics, table } = this.options;
+    await connection.setRetained(topics.audit(table), encodePayload('audit', payload));
   }
 
   /** Removes a station's retained health (after `remove-station`). */

@@ -16,6 +16,7 @@
  *                                            levels: `buzzer/arm`
  *   <base>/<table>/response/<client>/<name>  exactly one response per request, readable only by <client>
  */
+import type { AuditPayload } from './audit-log.ts';
 import type {
   Availability, BridgeHealthPayload, BridgeTablesPayload, HealthPayload, PublicEvent, RequestEnvelope, ResponsePayload,
   StatePayload,
@@ -32,6 +33,7 @@ export interface TopicPayloads {
   health: HealthPayload;
   request: RequestEnvelope;
   response: ResponsePayload;
+  audit: AuditPayload;
 }
 
 export type TopicKind = keyof TopicPayloads;
@@ -59,6 +61,7 @@ export const TOPIC_SPECS = {
   health: { pattern: '<table>/health/<station>', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
   request: { pattern: '<table>/request/<client>/<name>', retained: false, qos: 1, publisher: 'referee', encoding: 'json' },
   response: { pattern: '<table>/response/<client>/<name>', retained: false, qos: 1, publisher: 'controller', encoding: 'json' },
+  audit: { pattern: '<table>/audit', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
 } as const satisfies Record<TopicKind, TopicSpec>;
 
 declare const TOPIC_KIND: unique symbol;
@@ -118,7 +121,7 @@ export function baseTopicProblem(base: string): string | undefined {
 /** A topic recognised by `Topics.parse`. */
 export type ParsedTopic =
   | { readonly kind: 'bridgeStatus' | 'bridgeTables' | 'bridgeHealth' }
-  | { readonly kind: 'status' | 'state' | 'events'; readonly table: string }
+  | { readonly kind: 'status' | 'state' | 'events' | 'audit'; readonly table: string }
   | { readonly kind: 'health'; readonly table: string; readonly station: string }
   | { readonly kind: 'request' | 'response'; readonly table: string; readonly client: string; readonly name: string };
 
@@ -169,6 +172,11 @@ export class Topics {
 
   events(table: string): Topic<'events'> {
     return `${this.table(table)}/events` as Topic<'events'>;
+  }
+
+  /** The table's audit trail of referee requests on hidden facts (retained, public). */
+  audit(table: string): Topic<'audit'> {
+    return `${this.table(table)}/audit` as Topic<'audit'>;
   }
 
   health(table: string, station: string): Topic<'health'> {
@@ -227,7 +235,9 @@ export class Topics {
     }
     if (!isTableId(first)) return null;
     const table = first;
-    if (rest.length === 0 && (second === 'status' || second === 'state' || second === 'events')) return { kind: second, table };
+    if (rest.length === 0 && (second === 'status' || second === 'state' || second === 'events' || second === 'audit')) {
+      return { kind: second, table };
+    }
     if (second === 'health' && rest.length === 1 && rest[0] !== undefined && isStationId(rest[0])) {
       return { kind: 'health', table, station: rest[0] };
     }

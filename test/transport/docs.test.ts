@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRANSPORT_ERRORS } from '../../controller/transport/errors.ts';
 import { mosquittoAcl } from '../../controller/transport/mosquitto-acl.ts';
+import { MOSQUITTO_QUEUE_LIMITS } from '../../controller/bench/mosquitto.ts';
 import { TABLE_EVENT_TYPES } from '../../controller/transport/payloads.ts';
 import { REQUEST_NAMES } from '../../controller/transport/requests.ts';
 import { TOPIC_SPECS } from '../../controller/transport/topics.ts';
@@ -54,5 +55,10 @@ describe('docs/mqtt.md', () => {
     ]);
     const withoutHeader = generated.slice(generated.indexOf('\n') + 1).trimStart();
     expect(blocks('').some((block) => block === withoutHeader)).toBe(true);
+  });
+
+  it('shows the Mosquitto queue limits the tests and benchmarks start Mosquitto with', () => {
+    const conf = blocks('').find((block) => block.includes('max_packet_size'));
+    for (const line of MOSQUITTO_QUEUE_LIMITS) expect(conf).toContain(`\n${line}\n`);
   });
 });

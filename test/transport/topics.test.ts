@@ -62,6 +62,6 @@ describe('Topics', () => {
     expect(encodePayload('status', 'online')).toBe('online');
     expect(encodePayload('bridgeTables', { tables: [{ id: 't1' }] })).toBe('{"tables":[{"id":"t1"}]}');
     expect(Object.values(TOPIC_SPECS).filter((s) => s.retained).map((s) => s.pattern).sort())
-      .toEqual(['<table>/health/<station>', '<table>/state', '<table>/status', 'bridge/health', 'bridge/status', 'bridge/tables']);
+      .toEqual(['<table>/audit', '<table>/health/<station>', '<table>/state', '<table>/status', 'bridge/health', 'bridge/status', 'bridge/tables']);
   });
 });

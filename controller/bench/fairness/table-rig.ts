@@ -150,7 +150,7 @@ export class TableRig {
         seed: `bench-fairness:${options.link}:${options.seed}`,
         wire: { toHostDelayUs: toHostDelayOf(options.link, loop) },
         // Hours of pings: keep no history of what the stations received (memory stays flat).
-        stationDefaults: { bootloaderMs: 300, receivedLimit: 64 }, recordWrites: false,
+        stationDefaults: { bootloaderMs: 300, receivedLimit: 64 },
       },
       simulatedStation: (id) => {
         const zip = ZIP_TABLES.find((t) => t.stations.includes(id));

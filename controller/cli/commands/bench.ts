@@ -7,6 +7,8 @@ import type { Output } from '../output.ts';
 import { benchEventLog, benchPlayWrites } from '../../persistence/bench.ts';
 import { intOption, parse } from '../args.ts';
 import { benchLatencyCommand, benchLatencyHelp } from './bench-latency.ts';
+import { benchFloodCommand, benchFloodHelp } from './bench-flood.ts';
+import { benchSoakCommand, benchSoakHelp } from './bench-soak.ts';
 import { benchBuzzerCommand, benchBuzzerHelp } from './bench-buzzer.ts';
 import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
 import { benchFairnessCommand, benchFairnessHelp } from './bench-fairness.ts';
@@ -69,6 +71,16 @@ const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
     summary: 'SQLite event log append throughput and commit latency',
     help: eventLogHelp,
     run: benchEventLogCommand,
+  },
+  flood: {
+    summary: 'one client floods the tables with requests: a calm referee\'s and a viewer\'s latency, answers, memory',
+    help: benchFloodHelp,
+    run: benchFloodCommand,
+  },
+  soak: {
+    summary: 'the demo with bots at 4 tables for a given time: RSS and heap every 10 s, and their slopes',
+    help: benchSoakHelp,
+    run: benchSoakCommand,
   },
   latency: {
     summary: 'sensor line to MQTT state message (p50/p99/max), sensor events/s, memory; embedded broker and Mosquitto',

@@ -72,7 +72,7 @@ export class SimulatedBinding implements BindingInterface<SimulatedPortBinding> 
 }
 
 export class SimulatedPortBinding implements BindingPortInterface {
-  /** The mock's port (its `recording` and `lastWrite` show what the host wrote). */
+  /** The mock's port (its `lastWrite` shows what the host wrote last; the stations are created without `record`). */
   readonly mockPort: MockPortBinding;
   readonly path: string;
   private readonly hooks: SimulatedPortHooks;

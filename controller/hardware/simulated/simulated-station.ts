@@ -113,9 +113,15 @@ export interface SimulatedStationConfig {
   readonly antennaDepthMm: number;
   /** Seed of the noise. */
   readonly seed: string | number;
-  /** How many received commands `received()` keeps (the oldest go first): a long run's memory. Default: all. */
+  /**
+   * How many received commands `received()` keeps at least (the oldest go first, once twice as many are kept): a
+   * long run's memory. Default RECEIVED_KEPT.
+   */
   readonly receivedLimit: number;
 }
+
+/** How many received command lines a station keeps at least (`received()`). */
+export const RECEIVED_KEPT = 1000;
 
 export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'> = {
   firmware: '0.3.0',
@@ -140,7 +146,7 @@ export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'>
   readRangeMm: 30,
   antennaDepthMm: 14.1,
   seed: 1,
-  receivedLimit: Number.POSITIVE_INFINITY,
+  receivedLimit: RECEIVED_KEPT,
 };
 
 /** Beyond the read range, this many mm of distance where a tag comes and goes. */
@@ -305,11 +311,6 @@ export class SimulatedStation {
     return this.bootCount;
   }
 
-  private remember(received: ReceivedCommand): void {
-    this.log.push(received);
-    if (this.log.length > this.config.receivedLimit) this.log.splice(0, this.log.length - this.config.receivedLimit);
-  }
-
   /** The station's `micros()` now (0 while it is not running). */
   micros(): number {
     return this.microsAt(this.deps.clock.nowUs());
@@ -330,9 +331,19 @@ export class SimulatedStation {
     return { tare: this.tare, perKg: this.perKg };
   }
 
-  /** Every command line read since the simulation started, in order. */
+  /**
+   * The command lines read, in order: every one since the start, up to the latest `receivedLimit`–2×`receivedLimit`
+   * (a station left running — the demo — is pinged and lamped for ever; the whole list grew without bound).
+   */
   received(): readonly ReceivedCommand[] {
     return this.log;
+  }
+
+  private remember(command: ReceivedCommand): void {
+    this.log.push(command);
+    // Cut back to the latest `receivedLimit` once twice as many are kept: one splice per many commands.
+    const keep = this.config.receivedLimit;
+    if (this.log.length >= 2 * keep) this.log.splice(0, this.log.length - keep);
   }
 
   // ----------------------------------------------------------------------------- physical world

@@ -55,8 +55,6 @@ export interface SimulatedTableOptions {
   readonly pathPrefix?: string;
   /** USB vendor id the ports report (for discovery). Default `2341` (Arduino). */
   readonly vendorId?: string;
-  /** Whether each port records every byte the host wrote (`port().mockPort.recording`). Default true; a long run's memory. */
-  readonly recordWrites?: boolean;
 }
 
 /** A press of the ZAP button. */
@@ -238,7 +236,9 @@ export class SimulatedTable {
     if (!this.created.has(entry.path)) {
       this.created.add(entry.path);
       createMockPort(entry.path, {
-        echo: false, record: this.options.recordWrites !== false, vendorId: this.vendorId, productId: '0043', manufacturer: 'zaptable simulated station',
+        // record: false — the mock would append every byte the host writes to one Buffer (a Buffer.concat per
+        // write) for as long as the table runs; nothing reads it (`commands()` has the decoded lines, bounded).
+        echo: false, record: false, vendorId: this.vendorId, productId: '0043', manufacturer: 'zaptable simulated station',
       });
     }
     entry.plugged = true;
@@ -283,7 +283,7 @@ export class SimulatedTable {
     return this.entry(station).station.received();
   }
 
-  /** The host's port object for the station while open (its `mockPort.recording` holds the raw bytes written). */
+  /** The host's port object for the station while open. */
   port(station: string): SimulatedPortBinding | undefined {
     return this.entry(station).port;
   }

@@ -25,6 +25,9 @@ const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   'register-hand': REGISTER_GATES,
 };
 
+/** The action types whose refusals may depend on hidden facts (the transport's audit trail lists them). */
+export const HIDDEN_ACTION_TYPES: readonly string[] = Object.keys(HIDDEN_ACTIONS);
+
 /** A Killer-21 refusal as it may leave the process. */
 export function publicRejection(action: unknown, rejection: Rejection): PublicRefusal {
   const type = typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined;

@@ -15,6 +15,9 @@ const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   'put-back': BARREL_GATES,
 };
 
+/** The action types whose refusals may depend on hidden facts (the transport's audit trail lists them). */
+export const HIDDEN_ACTION_TYPES: readonly string[] = Object.keys(HIDDEN_ACTIONS);
+
 /** A Zapp Zerapp refusal as it may leave the process. */
 export function publicRejection(action: unknown, rejection: Rejection): PublicRefusal {
   const type = typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined;

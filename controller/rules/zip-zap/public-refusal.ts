@@ -27,6 +27,9 @@ const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   'announce-stuck': [...PHASE_GATES, 'NOT_IN_RACE', 'WRONG_STUCK_DETECTION', 'NO_CONTROLLER'],
 };
 
+/** The action types whose refusals may depend on hidden facts (the transport's audit trail lists them). */
+export const HIDDEN_ACTION_TYPES: readonly string[] = Object.keys(HIDDEN_ACTIONS);
+
 /** A Zip-Zap refusal as it may leave the process. */
 export function publicRejection(action: unknown, rejection: Rejection): PublicRefusal {
   const type = typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined;

@@ -186,16 +186,26 @@ export class Referee {
     await this.mqttClient.publishAsync(topic, text, { qos: 1 });
   }
 
-  /** Sends a request (with the token unless `token: null`) and waits for the response with its transaction. */
+  /**
+   * Sends a request (with the token unless `token: null`) and waits for the response with its transaction. A
+   * RATE_LIMITED answer is followed, as a well-behaved client does: the same transaction again after
+   * `retryAfterMs` (unless `retryLimited: false`).
+   */
   async request(
     table: string, name: string, params: Record<string, unknown> = {},
-    options: { token?: string | null; transaction?: string } = {},
+    options: { token?: string | null; transaction?: string; retryLimited?: boolean } = {},
   ): Promise<ResponsePayload> {
     const transaction = options.transaction ?? `${this.clientId}-${++this.counter}`;
     const token = options.token === undefined ? TOKEN : options.token;
     const body = { ...params, transaction, ...(token === null ? {} : { token }) };
-    await this.publishRaw(this.requestTopic(table, name), JSON.stringify(body));
-    return this.inbox.waitFor(() => this.responses().find((r) => r.transaction === transaction), `response ${transaction}`);
+    for (;;) {
+      const mine = (): ResponsePayload[] => this.responses().filter((r) => r.transaction === transaction);
+      const before = mine().length;
+      await this.publishRaw(this.requestTopic(table, name), JSON.stringify(body));
+      const answer = await this.inbox.waitFor(() => mine()[before], `response ${transaction}`);
+      if (answer.status === 'ok' || answer.error.code !== 'RATE_LIMITED' || options.retryLimited === false) return answer;
+      await new Promise((resolve) => setTimeout(resolve, answer.error.retryAfterMs ?? 100));
+    }
   }
 
   /** Every response received. */
