@@ -4,8 +4,8 @@
  * docs/performance.md. Figures, not a timed test: the exit code is 0 whatever they say (2 for a usage error).
  */
 import { runFloodBench, type FloodBenchResult, type LatencySummary } from '../../bench/flood-bench.ts';
-import type { BrokerKind } from '../../bench/pipeline.ts';
-import { intOption, parse, UsageError } from '../args.ts';
+import { intOption, parse } from '../args.ts';
+import { brokersOption } from './bench-options.ts';
 import type { Output } from '../output.ts';
 
 export const benchFloodHelp = `zaptable bench flood [--broker embedded|mosquitto|both] [--tables N] [--samples N] [--flood N]
@@ -70,15 +70,6 @@ export function formatFloodReport(r: FloodBenchResult): string[] {
     }
   }
   return lines;
-}
-
-function brokersOption(value: string | undefined): BrokerKind[] {
-  switch (value ?? 'both') {
-    case 'both': return ['embedded', 'mosquitto'];
-    case 'embedded': return ['embedded'];
-    case 'mosquitto': return ['mosquitto'];
-    default: throw new UsageError('--broker must be embedded, mosquitto or both');
-  }
 }
 
 export async function benchFloodCommand(argv: readonly string[], io: Output): Promise<number> {

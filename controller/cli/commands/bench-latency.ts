@@ -7,8 +7,8 @@
 import {
   GOALS, runLatencyBench, type BrokerRun, type LatencyBenchResult, type LatencyFigures,
 } from '../../bench/latency-bench.ts';
-import type { BrokerKind } from '../../bench/pipeline.ts';
-import { intOption, parse, UsageError } from '../args.ts';
+import { intOption, parse } from '../args.ts';
+import { brokersOption } from './bench-options.ts';
 import type { Output } from '../output.ts';
 
 export const benchLatencyHelp = `zaptable bench latency [--samples N] [--load EVENTS_PER_S] [--broker embedded|mosquitto|both]
@@ -101,15 +101,6 @@ export function formatLatencyReport(r: LatencyBenchResult): string[] {
   }
   lines.push('', ...r.goals.map((g) => `${g.met ? 'PASS' : 'MISS'}  ${g.goal}  (${g.value})`));
   return lines;
-}
-
-function brokersOption(value: string | undefined): BrokerKind[] {
-  switch (value ?? 'both') {
-    case 'both': return ['embedded', 'mosquitto'];
-    case 'embedded': return ['embedded'];
-    case 'mosquitto': return ['mosquitto'];
-    default: throw new UsageError('--broker must be embedded, mosquitto or both');
-  }
 }
 
 export async function benchLatencyCommand(argv: readonly string[], io: Output): Promise<number> {
