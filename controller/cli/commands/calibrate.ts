@@ -4,7 +4,7 @@
  * Every calibrated station is saved at once (storage.calibration); Ctrl-C keeps what is finished.
  */
 import path from 'node:path';
-import type { StationId } from '../../hardware/index.ts';
+import type { SensorEvent, StationId } from '../../hardware/index.ts';
 import { loadCalibration, saveCalibration } from '../../runtime/calibration/calibration-file.ts';
 import { loadRegistry } from '../../runtime/registry/registry-file.ts';
 import { tagOf, type TagRegistry } from '../../runtime/registry/tag-registry.ts';
@@ -149,14 +149,7 @@ async function run(session: Session, o: RunOptions): Promise<number> {
         giveUp.abort();
       })
     : undefined;
-  const keys = person === undefined
-    ? enterPresses(confirm, () => {
-        session.interrupt();
-      })
-    : undefined;
-  session.onEvent((event) => {
-    flow.handle(event);
-  });
+  const keys = wireUp(session, flow, confirm, person === undefined);
   line.out(`calibrating ${o.stations.join(', ')} with ${o.knownGrams} g`
     + (o.barrels.length > 0 ? `, then weighing barrels ${o.barrels.join(', ')} on ${o.barrelStation}` : '')
     + `${o.simulate ? ' (simulated table, scripted person)' : ''}; calibration ${shown}`);
@@ -258,6 +251,21 @@ async function readRangeCommand(
   }
 }
 
+/**
+ * Feeds the session's sensor events to a flow and, when a person at the keyboard confirms (no scripted person),
+ * Enter to `confirm` and Ctrl-C to the session; returns the keyboard to close at the end.
+ */
+function wireUp(
+  session: Session, flow: { handle(event: SensorEvent): void }, confirm: () => void, byKeyboard: boolean,
+): ReturnType<typeof enterPresses> | undefined {
+  session.onEvent((event) => {
+    flow.handle(event);
+  });
+  return byKeyboard ? enterPresses(confirm, () => {
+    session.interrupt();
+  }) : undefined;
+}
+
 async function measureReadRange(session: Session, station: StationId, simulate: boolean, io: Output): Promise<number> {
   const line = new ProgressLine(io);
   const ended = deferred<number | undefined>();
@@ -274,14 +282,7 @@ async function measureReadRange(session: Session, station: StationId, simulate: 
       person?.react(u);
     },
   });
-  const keys = person === undefined
-    ? enterPresses(confirm, () => {
-        session.interrupt();
-      })
-    : undefined;
-  session.onEvent((event) => {
-    flow.handle(event);
-  });
+  const keys = wireUp(session, flow, confirm, person === undefined);
   line.out(`read range on ${station}: hold one tag (25 mm NTAG213) flat over the ring at each height, on 5 mm spacers; `
     + `each height is watched for ${READ_RANGE_WINDOW_MS / 1000} s${simulate ? ' (simulated table, scripted person)' : ''}`);
   try {
