@@ -21,10 +21,11 @@
  * or one it could follow (ZIP-Q-7), has it judged again in landing order — as if all the lines had come in one
  * batch. Pure; the state before each play is kept in `recent` (with its own `recent` empty, so it stays small).
  */
+import { UNSYNCED_UNCERTAINTY_US } from '../../kernel/clock-bounds.ts';
 import { between, compareIntervals, type TimeInterval } from '../../kernel/interval.ts';
 import { refuse, type ZipRejection } from './rejections.ts';
 import { byTime } from './ties.ts';
-import type { LandingInterval, PlaySpec, UndoPoint, ZipZapState } from './state.ts';
+import type { LandingInterval, PlaySpec, SettledPlay, UndoPoint, ZipZapState } from './state.ts';
 
 /** A play's landing interval (controller ms) for the time kernel; undefined for a play without a time. */
 export function intervalOf(p: LandingInterval): TimeInterval | undefined {
@@ -37,17 +38,30 @@ function byLanding(a: LandingInterval, b: LandingInterval): number {
 }
 
 /** The later-landing of two intervals (by best estimate). */
-function later(a: LandingInterval | null, b: LandingInterval): LandingInterval {
+function later(a: SettledPlay | null, b: SettledPlay): SettledPlay {
   return a === null || byLanding(b, a) > 0 ? b : a;
 }
 
-/** The interval part of a play (what `settled` keeps: no player, no card). */
-function landingOf(p: LandingInterval): LandingInterval {
+/** What `settled` keeps of a play: its interval and whose it was (no card). */
+function landingOf(p: LandingInterval & { readonly player?: string }): SettledPlay {
   return {
     ...(p.at === undefined ? {} : { at: p.at }),
     ...(p.atEarliest === undefined ? {} : { atEarliest: p.atEarliest }),
     ...(p.atLatest === undefined ? {} : { atLatest: p.atLatest }),
+    ...(p.player === undefined ? {} : { by: p.player }),
   };
+}
+
+/**
+ * Settles `play` unless its landing is not known at all (a station not synced yet: ±1000 s, the kernel's
+ * UNSYNCED_UNCERTAINTY_US). Such a play was placed by when its line came; judging later plays against its
+ * interval would refuse every one of them as LATE_PLAY for as long as the interval lasts — a table that can
+ * never play again.
+ */
+function settle(settled: SettledPlay | null, play: PlaySpec): SettledPlay | null {
+  const halfWidth = ((play.atLatest ?? play.at ?? 0) - (play.atEarliest ?? play.at ?? 0)) / 2;
+  if (play.at === undefined || halfWidth >= UNSYNCED_UNCERTAINTY_US / 1000) return settled;
+  return later(settled, landingOf(play));
 }
 
 /**
@@ -58,7 +72,7 @@ export function settleRecent(state: ZipZapState, flipAt?: number): ZipZapState {
   if (state.recent.length === 0 && flipAt === undefined) return state;
   let settled = state.settled;
   for (const r of state.recent) {
-    if (r.play.at !== undefined && r.refused !== true) settled = later(settled, landingOf(r.play));
+    if (r.refused !== true) settled = settle(settled, r.play);
   }
   if (flipAt !== undefined) settled = later(settled, { at: flipAt });
   return { ...state, recent: [], settled };
@@ -79,7 +93,7 @@ export function remember(before: ZipZapState, after: ZipZapState, spec: PlaySpec
   let settled = after.settled;
   while (recent.length > 1 && newest - ((recent[0] as UndoPoint).play.at ?? 0) > after.config.reorderLookBackMs) {
     const dropped = recent.shift() as UndoPoint;
-    if (dropped.refused !== true) settled = later(settled, landingOf(dropped.play));
+    if (dropped.refused !== true) settled = settle(settled, dropped.play);
   }
   return { ...after, recent, settled };
 }
@@ -92,6 +106,9 @@ export function lateRefusal(state: ZipZapState, spec: PlaySpec): ZipRejection | 
   const theirs = state.settled === null ? undefined : intervalOf(state.settled);
   const mine = intervalOf(spec);
   if (theirs === undefined || mine === undefined) return null;
+  // One player's plays never tie: they are ordered by their best estimates (ties.ts), so a player's play after
+  // their own settled one is late only if its best estimate is earlier.
+  if (state.settled?.by === spec.player && mine.at >= theirs.at) return null;
   const c = compareIntervals(theirs, mine);
   if (c.order === 'before') return null;
   return refuse('LATE_PLAY', `${spec.player}'s play landed at ${fmt(mine.at)} ms (−${fmt(mine.before)}/+${fmt(mine.after)}), `

@@ -80,6 +80,15 @@ export interface LandingInterval {
   readonly timedBy?: TimedBy;
 }
 
+/**
+ * The latest play that can no longer be taken back (late-plays.ts): its landing interval, and whose it was (a
+ * player's own plays are ordered by their best estimates, never tied, so a player's later play is judged against
+ * their own settled one by `at`).
+ */
+export interface SettledPlay extends LandingInterval {
+  readonly by?: string;
+}
+
 /** A card landing on the pile: a number card, or a ZAP (`zap: true` or the ZAP's card id). */
 export interface PlaySpec extends LandingInterval {
   readonly player: string;
@@ -180,7 +189,7 @@ export interface ZipZapState {
    * The latest-landing play or start flip that can no longer be taken back (dropped from `recent`), as its
    * landing interval; null when none. A later play must have landed certainly after it (late-plays.ts).
    */
-  readonly settled: LandingInterval | null;
+  readonly settled: SettledPlay | null;
 }
 
 /** The top of the pile, if any. */

@@ -90,6 +90,27 @@ describe('beyond the look-back: an explicit refusal for the referee', () => {
     expect(codeOf(zipZapEngine.apply(s, single(tag('C', 'R6', 103))))).toBe('LATE_PLAY');
   });
 
+  it('a player\'s own next play after their settled one is never LATE_PLAY, however wide its interval', () => {
+    // A's R4 is settled (the look-back ended with another action); A plays again 2 ms later, both tag-dated:
+    // the intervals overlap, but one player's plays are ordered by their best estimates, never tied.
+    const s = run(race({ stuckDetection: 'HUMAN' }), batch(tag('A', 'R4', 100))).state;
+    const settled = run(s, { type: 'declare-stuck', player: 'B', at: 2000 }).state;
+    expect(settled.settled).toMatchObject({ at: 100, by: 'A' });
+    expect(codeOf(zipZapEngine.apply(settled, single(tag('A', 'Y5', 102))))).not.toBe('LATE_PLAY');
+    // Another player's play overlapping it is still refused (it may have come first).
+    expect(codeOf(zipZapEngine.apply(settled, single(tag('B', 'W4', 102))))).toBe('LATE_PLAY');
+  });
+
+  it('a play whose landing is unknown (a station not synced yet: ±1000 s) never settles, so it cannot block the table', () => {
+    // The demo's stall: an unsynced play was settled with its ±1000 s interval, and every later play overlapped
+    // it and was refused as LATE_PLAY, for as long as the interval lasted.
+    const unsynced: PlaySpec = { player: 'A', card: 'R4', at: 100, atEarliest: 100 - 1e6, atLatest: 100 + 1e6, timedBy: 'tag' }; // ±1000 s
+    const s = run(race({ stuckDetection: 'HUMAN' }), batch(unsynced)).state;
+    const declared = run(s, { type: 'declare-stuck', player: 'B', at: 2000 }).state;
+    expect(declared.settled).toBeNull();
+    expect(codeOf(zipZapEngine.apply(declared, single(slap('B', 'W4', 5000))))).not.toBe('LATE_PLAY');
+  });
+
   it('validates reorderLookBackMs', () => {
     expect(zipZapEngine.setup({ players: ['A', 'B'], reorderLookBackMs: -1 }, 1)).toMatchObject({ ok: false, code: 'BAD_CONFIG' });
     expect(zipZapEngine.setup({ players: ['A', 'B'], reorderLookBackMs: 'x' } as unknown as { players: string[] }, 1)).toMatchObject({ ok: false, code: 'BAD_CONFIG' });
