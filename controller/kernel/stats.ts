@@ -66,3 +66,24 @@ export function summarise(values: Iterable<number>): Summary {
     mean: mean(sorted),
   };
 }
+
+/**
+ * A rolling measurement of how late the host ran (the buzzer hub's host delay on `<base>/bridge/health`): the
+ * window's figures and the edge counts since start. Declared here so the hardware that measures it and the
+ * transport that publishes it share one shape.
+ */
+export interface HostDelaySnapshot {
+  /** Length of the rolling window, s. */
+  readonly windowS: number;
+  /** Probe samples in the window (a fully busy loop gives fewer: each late probe counts once). */
+  readonly samples: number;
+  /** Lateness of the probe timer in the window, ms (0.1 ms steps; 0 without samples). */
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  /** The allowance the stamps assume, ms (`hardware.buzzerHub.hostDelayMs`). */
+  readonly allowanceMs: number;
+  /** Edges judged since start, and those whose bound exceeded the allowance. */
+  readonly edges: number;
+  readonly edgesOver: number;
+}

@@ -4,6 +4,7 @@
  * users expect.
  */
 import type { BuzzerView } from '../buzzer/view.ts';
+import type { HostDelaySnapshot } from '../kernel/stats.ts';
 import type { GameId } from '../rules/engine.ts';
 
 /** Any JSON value. */
@@ -90,22 +91,7 @@ export interface BridgeHealthPayload {
    * The johnny-five buzzer hub, when one is configured: the host delay measured on this controller
    * (docs/buzzer-hub.md, *The host term, measured on the running controller*).
    */
-  readonly hub?: {
-    readonly hostDelay: {
-      /** Rolling window, s, and the probe samples in it. */
-      readonly windowS: number;
-      readonly samples: number;
-      /** The event loop's lateness in the window, ms. */
-      readonly p50Ms: number;
-      readonly p99Ms: number;
-      readonly maxMs: number;
-      /** `hardware.buzzerHub.hostDelayMs`: what the hub's stamps assume. */
-      readonly allowanceMs: number;
-      /** Hub edges judged since this start, and those that could have waited longer than the allowance. */
-      readonly edges: number;
-      readonly edgesOver: number;
-    };
-  };
+  readonly hub?: { readonly hostDelay: HostDelaySnapshot };
 }
 
 /** Fields every table state carries. */

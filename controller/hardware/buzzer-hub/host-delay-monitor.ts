@@ -19,6 +19,7 @@
  *   allowance is counted, and a warning goes to the listeners (the controller logs it), at most one per
  *   `warnEveryMs` with the count since the last.
  */
+import type { HostDelaySnapshot } from '../../kernel/stats.ts';
 
 export interface HostDelayMonitorOptions {
   /** The allowance the hub's stamps assume (µs): `LatencyModel.eventLoopUs`. */
@@ -31,22 +32,8 @@ export interface HostDelayMonitorOptions {
   readonly warnEveryMs?: number;
 }
 
-/** What `<base>/bridge/health` carries for the hub: the rolling figures and the edge counts since start. */
-export interface HostDelaySnapshot {
-  /** Length of the rolling window, s. */
-  readonly windowS: number;
-  /** Probe samples in the window (a fully busy loop gives fewer: each late probe counts once). */
-  readonly samples: number;
-  /** Lateness of the probe timer in the window, ms (0.1 ms steps; 0 without samples). */
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly maxMs: number;
-  /** The allowance the stamps assume, ms (`hardware.buzzerHub.hostDelayMs`). */
-  readonly allowanceMs: number;
-  /** Edges judged since start, and those whose bound exceeded the allowance. */
-  readonly edges: number;
-  readonly edgesOver: number;
-}
+/** What `<base>/bridge/health` carries for the hub (declared once in the kernel, beside the statistics). */
+export type { HostDelaySnapshot };
 
 /** A warning: `edges` edges since the last warning could have waited up to `worstMs`, above the allowance. */
 export interface HostDelayWarning {
