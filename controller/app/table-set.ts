@@ -62,7 +62,16 @@ export class TableSet {
     const { tables, hardware, parts, log, clock, scheduler } = inputs;
     this.pads = new PadReadings(parts.registry);
     const lamps = { setLamp: (station: string, pattern: Parameters<TableHardware['setLamp']>[1]) => void hardware.setLamp(station, pattern) };
-    const deps = { log: runtimeLogOf(log), publisher: inputs.publisher, clock, scheduler, lamps };
+    // A card on the pile is named on its health topic only once the public pile holds it (a Zip-Zap play waits
+    // for the arbitration window): the pile's reading is published again whenever the table's state is.
+    const publisher: RuntimePublisher = {
+      state: (tableId, game, state) => {
+        inputs.publisher.state(tableId, game, state);
+        this.republishPile(tableId);
+      },
+      events: (tableId, game, events) => inputs.publisher.events(tableId, game, events),
+    };
+    const deps = { log: runtimeLogOf(log), publisher, clock, scheduler, lamps };
     for (const table of tables) {
       if (table.mode === 'buzzer') {
         const runtime = new BuzzerRuntime({
@@ -148,9 +157,17 @@ export class TableSet {
       this.inputs.publishHealth(tableId, health);
       return;
     }
-    const isSeat = host.config.seats.some((s) => s.station === health.station);
-    const pad = this.pads.reading(health.station, host.runtime.options.game, host.runtime.engineState(), isSeat);
+    const place = host.config.seats.some((s) => s.station === health.station) ? 'seat'
+      : host.config.pileStation === health.station ? 'pile' : 'other';
+    const pad = this.pads.reading(health.station, host.runtime.options.game, host.runtime.engineState(), place);
     this.inputs.publishHealth(tableId, pad ? { ...health, pad } : health);
+  }
+
+  /** Publishes a game table's pile station's health again (its reading may have become public). */
+  private republishPile(tableId: string): void {
+    const pile = this.hosts.get(tableId)?.config.pileStation;
+    const health = pile === undefined ? undefined : this.lastHealth.get(pile);
+    if (health !== undefined) this.publishHealth(health);
   }
 
   /** A station went offline: its pad is unknown until it reports again (item: a stale tag kept a table stuck). */

@@ -3,7 +3,7 @@
  * drive every game the same way. An engine is a set of pure functions over plain JSON data. Which engines exist
  * is the game plug-in registry's business (controller/rules/games.ts, docs/adding-a-game.md), not this file's.
  */
-import type { PublicRefusal } from './common/hidden-refusal.ts';
+import type { PublicRefusal } from './common/spectator.ts';
 import type { Outcome, Rejection } from './common/outcome.ts';
 import type { Viewer } from './common/viewer.ts';
 

@@ -48,7 +48,15 @@ export type RuntimeEvent =
   | { readonly type: 'CORRECTION_APPLIED'; readonly reason: string }
   | { readonly type: 'STATION_REMOVED'; readonly station: string }
   | { readonly type: 'NOTICE'; readonly code: string; readonly message: string; readonly station?: string; readonly player?: string }
-  | { readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string; readonly message: string };
+  /**
+   * An action (from the sensors or a request) was refused by the engine; nothing changed. As the one public rule
+   * (rules/common/spectator.ts) lets it out: `code` or `HIDDEN_REASON`, `message` and `reason` (the catalogue's
+   * sentence), `card` only when the public reason is about the card, `player` the action names (if any).
+   */
+  | {
+    readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string; readonly message: string;
+    readonly reason: string; readonly card: string | null; readonly player?: string;
+  };
 
 /** An event waiting to be published: an engine event (filtered by the publisher) or the runtime's own. */
 export type PendingEvent =

@@ -360,7 +360,11 @@ export class TableRuntime {
       const refusal = this.engine.publicRejection(action, outcome);
       this.capture?.refusals.push({ action: action.type, code: refusal.code, message: refusal.message });
       // The public refusal's sentence too: a page shows why, not just a code (it says no more than the code).
-      this.tableEvent({ type: 'ACTION_REFUSED', action: action.type, code: refusal.code, message: refusal.message });
+      const player = (action as { player?: unknown }).player;
+      this.tableEvent({
+        type: 'ACTION_REFUSED', action: action.type, code: refusal.code, message: refusal.message, reason: refusal.reason,
+        card: refusal.card, ...(typeof player === 'string' ? { player } : {}),
+      });
       return reject(refusal.code, refusal.message);
     }
     this.deps.log.action(this.options.tableId, this.gameId, action);

@@ -159,8 +159,15 @@ export type TableEvent =
   | { readonly type: 'STATION_REMOVED'; readonly station: string }
   /** The table saw something the referee should know; nothing changed. */
   | { readonly type: 'NOTICE'; readonly code: string; readonly message: string; readonly station?: string; readonly player?: string }
-  /** An action derived from the sensors was refused by the engine; nothing changed. */
-  | { readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string; readonly message: string };
+  /**
+   * An action (from the sensors or a request) was refused by the engine; nothing changed. As the one public rule
+   * (rules/common/spectator.ts) lets it out: `code` or `HIDDEN_REASON`, `message` and `reason` (the catalogue's
+   * sentence), `card` only when the public reason is about the card, `player` the action names (if any).
+   */
+  | {
+    readonly type: 'ACTION_REFUSED'; readonly action: string; readonly code: string; readonly message: string;
+    readonly reason: string; readonly card: string | null; readonly player?: string;
+  };
 
 /**
  * `<base>/<table>/health/<station>`. Retained. Structurally identical to the hardware layer's `StationHealth`

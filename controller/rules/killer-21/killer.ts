@@ -119,8 +119,8 @@ export function respondAction(state: Killer21State, action: RespondAction): K21O
   if (answer === undefined) return refuse('NOT_REQUIRED', `${action.player} does not have to answer this Killer`);
   if (answer.status !== 'PENDING') return refuse('ALREADY_ANSWERED', `${action.player} has already answered`);
   if (!inDeck(state.config.deck, action.card)) return refuse('UNKNOWN_CARD', `${action.card} is not a card of this deck`);
-  const held = handOf(state, action.player).includes(action.card) || mayHoldUnseen(state, action.player, action.card);
-  if (!held) return refuse('CARD_NOT_IN_HAND', `${action.player} does not hold ${action.card}`);
+  // Not a red 0, no landing time, landed before the Killer: decided by the card, the answer's own times and the
+  // public window alone, so checked before the hand (their codes are published as they are).
   if (!isRedZero(action.card)) return refuse('NOT_A_ZERO', `${action.card} is not a red 0`);
   if (w.deadline !== null && action.at === undefined) return refuse('NEEDS_TIME', 'the window is timed: say when the zero landed');
   const events: Killer21Event[] = [];
@@ -132,6 +132,8 @@ export function respondAction(state: Killer21State, action: RespondAction): K21O
     return refuse('ZERO_BEFORE_KILLER', `${action.player}'s ${action.card} landed at ${at} ± ${u} ms, before the Killer `
       + `(${w.at} ± ${w.uncertaintyMs ?? 0} ms): it is no answer to it; put it down again`);
   }
+  const held = handOf(state, action.player).includes(action.card) || mayHoldUnseen(state, action.player, action.card);
+  if (!held) return refuse('CARD_NOT_IN_HAND', `${action.player} does not hold ${action.card}`);
   const s = draft(state);
   // The deadline is known as well as the Killer's landing: `killerWindowMs` after it, within its interval.
   const deadline = w.deadline;

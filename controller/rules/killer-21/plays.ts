@@ -31,14 +31,16 @@ export function playAction(state: Killer21State, action: PlayAction): K21Outcome
   const bad = turnRejection(state, player);
   if (bad !== null) return bad;
   if (!inDeck(state.config.deck, card)) return refuse('UNKNOWN_CARD', `${card} is not a card of this deck`);
-  const hand = handOf(state, player);
-  const i = hand.indexOf(card);
-  const unseen = i < 0 && mayHoldUnseen(state, player, card);
-  if (i < 0 && !unseen) return refuse('CARD_NOT_IN_HAND', notHeld(state, player, card));
+  // Over 21 follows from the card and the public total alone, so it is checked before the hand: the refusal is
+  // then published as it is, and tells nothing about the hand (rules/common/spectator.ts).
   const value = redValue(card);
   if (value !== null && state.total + value > LIMIT) {
     return refuse('OVER_21', `${card} would take the total from ${state.total} to ${state.total + value}`);
   }
+  const hand = handOf(state, player);
+  const i = hand.indexOf(card);
+  const unseen = i < 0 && mayHoldUnseen(state, player, card);
+  if (i < 0 && !unseen) return refuse('CARD_NOT_IN_HAND', notHeld(state, player, card));
   const total = value === null ? state.total : state.total + value;
   const events: Killer21Event[] = [
     action.at === undefined ? { type: 'CARD_PLAYED', player, card, total } : { type: 'CARD_PLAYED', player, card, total, at: action.at },

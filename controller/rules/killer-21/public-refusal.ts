@@ -1,12 +1,13 @@
 /**
- * Which Killer-21 refusals may be published as they are (see common/hidden-refusal.ts). The hands are secret:
- * every action that names a card or depends on a hand lists its public gates, the refusals decided from public
- * facts (phase, turn, the seats' lives, the Killer window, the card ids of the deck) before a hand is looked
- * at. Anything after that — not held, over 21, not a zero, could play after all, a registered hand that clashes
- * with what the table has seen — leaves as HIDDEN_REASON.
+ * The facts Killer-21 gives the one public rule (common/spectator.ts). The hands are secret: every action that
+ * names a card or depends on a hand lists its public gates, the refusals decided from the action and public facts
+ * (phase, turn, the seats' lives, the Killer window, the card ids of the deck, the public total against the
+ * card's value, whether the card is a red 0) before a hand is looked at. Anything after that — not held, could
+ * play after all, a registered hand that clashes with what the table has seen — leaves as HIDDEN_REASON.
  */
 import type { Rejection } from '../common/outcome.ts';
-import { publicRefusalOf, type PublicRefusal } from '../common/hidden-refusal.ts';
+import { publicRefusal, type PublicRefusal, type RefusalRules } from '../common/spectator.ts';
+import { K21_REJECTIONS } from './rejections.ts';
 
 const SHAPE = ['BAD_ACTION', 'UNKNOWN_FIELD'];
 // The phase: over, registering the hands dealt at the table, or the tie-break on them (all public).
@@ -19,17 +20,20 @@ const WINDOW_GATES = [
 const REGISTER_GATES = [...SHAPE, 'GAME_OVER', 'NOT_A_PLAYER', 'NOT_REGISTERING', 'PLAYER_OUT', 'HAND_ALREADY_KNOWN', 'WRONG_COUNT'];
 
 const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
-  play: [...TURN_GATES, 'UNKNOWN_CARD'],
+  // OVER_21 follows from the card and the public total, and is checked before the hand (plays.ts).
+  play: [...TURN_GATES, 'UNKNOWN_CARD', 'OVER_21'],
   'cannot-play': [...TURN_GATES, ...WINDOW_GATES],
-  respond: [...WINDOW_GATES, 'UNKNOWN_CARD'],
+  // The card, the answer's landing time and the public window, checked before the hand (killer.ts).
+  respond: [...WINDOW_GATES, 'UNKNOWN_CARD', 'NOT_A_ZERO', 'NEEDS_TIME', 'ZERO_BEFORE_KILLER'],
   'register-hand': REGISTER_GATES,
 };
+
+const RULES: RefusalRules = { hiddenActions: HIDDEN_ACTIONS, cardReasons: ['OVER_21', 'NOT_A_ZERO'], catalogue: K21_REJECTIONS };
 
 /** The action types whose refusals may depend on hidden facts (the transport's audit trail lists them). */
 export const HIDDEN_ACTION_TYPES: readonly string[] = Object.keys(HIDDEN_ACTIONS);
 
 /** A Killer-21 refusal as it may leave the process. */
 export function publicRejection(action: unknown, rejection: Rejection): PublicRefusal {
-  const type = typeof action === 'object' && action !== null ? (action as { type?: unknown }).type : undefined;
-  return publicRefusalOf(HIDDEN_ACTIONS, type, rejection);
+  return publicRefusal(RULES, { action, rejection });
 }

@@ -50,13 +50,19 @@ export type ZipZapEvent =
   | { readonly type: 'STUCK_ANNOUNCED'; readonly controller: string; readonly declaredBy?: string }
   /** Warning: stuck was declared although these players could have followed (ZIP-Q-3). **Not public.** */
   | { readonly type: 'STUCK_WARNING'; readonly couldPlay: readonly string[] }
-  /** A play inside a batch was refused; the card went back to the hand (ZIP-45/46). Card stripped publicly. */
-  | { readonly type: 'PLAY_REJECTED'; readonly player: string; readonly card: string | null; readonly code: string; readonly message: string; readonly at?: number }
+  /**
+   * A play inside a batch was refused; the card went back to the hand (ZIP-45/46). Published through the one
+   * public rule (common/spectator.ts): the card is named only with a public reason about it, with `reason`.
+   */
+  | {
+    readonly type: 'PLAY_REJECTED'; readonly player: string; readonly card: string | null; readonly code: string; readonly message: string;
+    readonly reason?: string; readonly at?: number;
+  }
   /**
    * Plays by different players on the same top whose landing intervals overlap (or lie within `tieWindowMs`):
    * the earlier one was taken back until a human decides. With the figures a referee needs (ties.ts): each
    * contender's best estimate, interval and what dated it; how far apart the estimates are, and how far apart
-   * they would have to be for an order. The card ids are stripped publicly.
+   * they would have to be for an order. The cards are public: face up on the pile, each held and valid.
    */
   | {
     readonly type: 'TIE_PENDING';
@@ -104,11 +110,10 @@ export function toPublicEvent(event: ZipZapEvent): ZipZapEvent | null {
     case 'STUCK_WARNING':
       return null;
     case 'PLAY_REJECTED':
-      // A reason that depends on a hand (not held, does not follow) is HIDDEN_REASON, as for a refused request:
-      // probing plays must not tell which cards a hand holds.
-      return { ...event, card: null, ...publicPlayRefusal(event.card, event.code, event.message) };
-    case 'TIE_PENDING':
-      return { ...event, contenders: event.contenders.map((c) => ({ ...c, card: null })) };
+      // The one public rule decides (common/spectator.ts): a reason that depends on a hand is HIDDEN_REASON
+      // and the card unnamed, as for a refused request; a reason that follows from the card and the face-up
+      // pile (does not follow) keeps its code and names the card.
+      return { ...event, ...publicPlayRefusal(event.card, event.code, event.message) };
     case 'HAND_REGISTERED':
       return { ...event, cards: [] };
     case 'ROUND_DEALT':
@@ -124,6 +129,9 @@ export function toPublicEvent(event: ZipZapEvent): ZipZapEvent | null {
     case 'PLAY_QUEUED':
     case 'PLAYS_REORDERED':
     case 'TIE_RESOLVED':
+    // The contenders' cards lie face up on the pile, and each passed every check, the hand included (ties.ts):
+    // a spectator sees them, and the loser's card is then refused for a reason the pile shows, or accepted.
+    case 'TIE_PENDING':
     case 'REGISTRATION_SKIPPED':
     case 'ROUND_WON':
     case 'HAND_SCORED':

@@ -66,10 +66,15 @@ export function validatePlay(state: ZipZapState, spec: PlaySpec): Landing | ZipR
   if (mode.kind === 'PAUSED' && mode.controller !== player) {
     return refuse('NOT_CONTROLLER', `play is paused (${mode.cause}); only ${mode.controller} may play (ZIP-33)`);
   }
+  // In the race, whether the card follows the top card is decided by the card and the public pile alone, so it is
+  // checked before the hand: a card that cannot follow is refused `DOES_NOT_FOLLOW` (public) whether or not the
+  // hand holds it, and the refusal tells nothing about the hand (rules/common/spectator.ts).
+  const follow = mode.kind === 'RACE' ? followRejection(topOf(state), card) : null;
+  if (follow !== null) return follow;
   if (!holdsCard(state, player, card)) return refuse('CARD_NOT_IN_HAND', `${player} does not hold ${card}`);
   if (mode.kind === 'PAUSED') return { card, kind: 'RESTART' };
   if (mode.kind === 'OPEN_START') return { card, kind: 'OPEN' };
-  return followRejection(topOf(state), card) ?? { card, kind: 'FOLLOW' };
+  return { card, kind: 'FOLLOW' };
 }
 
 /** True when `validatePlay` refused. */

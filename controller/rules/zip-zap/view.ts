@@ -49,7 +49,7 @@ export interface ZipZapPublicView {
    * (ties.ts `TieFigures`), and how many plays wait behind it.
    */
   readonly tie: (TieFigures & {
-    readonly contenders: readonly TieContender[];
+    readonly contenders: readonly (TieContender & { readonly card?: string | null })[];
     readonly queued: number;
   }) | null;
   readonly roundWinners: readonly string[];
@@ -116,10 +116,11 @@ function publicView(state: ZipZapState): ZipZapPublicView {
     suits: state.suits,
     removedSuits: state.removedSuits,
     reserveCount: state.reserveCount,
-    // As the PLAY_REJECTED event is published: no card, and a reason that depends on the hand hidden.
+    // As the PLAY_REJECTED event is published (common/spectator.ts).
     rejected: state.rejected.map(({ card, message, ...rest }) => ({ ...rest, ...publicPlayRefusal(card, rest.code, message) })),
     tie: tie === null ? null : {
-      contenders: tie.contenders.map(contenderFigures),
+      // Face up on the pile, each held and valid (see toPublicEvent's TIE_PENDING): public, like the event.
+      contenders: tie.contenders.map((c) => ({ ...contenderFigures(c), card: c.card ?? null })),
       ...tieFigures(state, tie.contenders),
       queued: tie.queued.length,
     },

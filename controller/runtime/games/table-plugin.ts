@@ -23,6 +23,11 @@ export interface TablePlugin {
   table(ctx: TableContext): TableGame;
   /** Whether what lies on a seat pad may be secret now: its live reading is then withheld from the health topic. */
   padSecret(pad: PadSnapshot, state: unknown, registry: TagRegistry): boolean;
+  /**
+   * The cards the public state shows face up on the pile (played, or flipped), for the pile station's live
+   * reading: a card there is named only while it is one of these (rules/common/spectator.ts).
+   */
+  faceUp(state: unknown): readonly string[];
   /** One turn of a bot seated at a simulated table (it acts through the simulated hardware, like a person). */
   bot(state: unknown, seat: BotSeat, ctx: BotContext, legal: readonly LegalAction[]): void;
   /** Whether the state waits for a referee (a tie): bots stand in after a while, so a demo goes on. */

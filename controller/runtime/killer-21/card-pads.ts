@@ -66,6 +66,10 @@ function buttonIntents(
   }
 }
 
+/**
+ * A card on the pile station. Its notices never name it: the reader reads a tag through a card's back, and a
+ * card that is not played goes back to a hand (rules/common/spectator.ts).
+ */
 function pileCard(state: Killer21State, card: string, event: SensorEvent): Intent[] {
   // A play carries its landing interval: the Killer's is the start of the window its zeros are judged against.
   if (state.phase === 'TURN' && state.turn !== null) return [action({ type: 'play', player: state.turn, card, ...landed(event) })];
@@ -75,20 +79,20 @@ function pileCard(state: Killer21State, card: string, event: SensorEvent): Inten
     if (isRedZero(card) && pending.length === 1 && only !== undefined) return [respond(only, card, event)];
     return [{
       kind: 'notice', code: 'OWNER_UNKNOWN', station: event.station,
-      message: `${card} landed on the pile during the Killer: put a red 0 on your own pad, so the table knows whose it is`,
+      message: 'a card landed on the pile during the Killer: put a red 0 on your own pad, so the table knows whose it is',
     }];
   }
   // Hands are registered on the seat pads only (the pile cannot tell whose a card is): say so, change nothing.
   if (state.phase === 'DEALING') {
     return [{
       kind: 'notice', code: 'REGISTERING', station: event.station,
-      message: `${card} landed on the pile while hands are registered: lay your hand on your own pad, or skip registration`,
+      message: 'a card landed on the pile while hands are registered: lay your hand on your own pad, or skip registration',
     }];
   }
   if (state.phase === 'SCORING') {
     return [{
       kind: 'notice', code: 'REGISTERING', station: event.station,
-      message: `${card} landed on the pile during the tie-break: the tied players lay their hands on their own pads`,
+      message: 'a card landed on the pile during the tie-break: the tied players lay their hands on their own pads',
     }];
   }
   return [];

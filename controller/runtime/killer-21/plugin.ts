@@ -10,8 +10,10 @@ import { k21BotStep } from './table-bot.ts';
 export const killer21TablePlugin: TablePlugin = {
   id: 'killer-21',
   table: killer21Table,
-  // Cards on a seat pad are secret (a refused card or a late zero goes back to the hand); the pile is public.
+  // Cards on a seat pad are secret (a refused card or a late zero goes back to the hand); the pile station shows
+  // the cards the public pile holds.
   padSecret: () => true,
+  faceUp: (state) => (state as Killer21State).pile.map((r) => r.card),
   bot: (state, seat, ctx, legal) => {
     k21BotStep(state as Killer21State, seat, ctx, legal);
   },

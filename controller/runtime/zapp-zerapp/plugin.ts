@@ -17,6 +17,8 @@ export const zappZerappTablePlugin: TablePlugin = {
     ...(ctx.weights === undefined ? {} : { weights: ctx.weights }),
   }),
   padSecret: zappPadSecret,
+  // No pile: every station is a seat.
+  faceUp: () => [],
   bot: (state, seat, ctx) => {
     zappBotStep(state as ZappState, seat, ctx);
   },

@@ -69,7 +69,8 @@ export function cardEventIntents(state: ZipZapState, padsAfter: Pads, event: Sen
     if (mode === 'START') return [action({ type: 'flip', card, at })];
     const owner = ownerOf(state, card);
     if (owner === undefined) {
-      return [{ kind: 'notice', code: 'OWNER_UNKNOWN', message: `${card} landed on the pile but nobody's registered hand holds it: play it on your own pad`, station: event.station }];
+      // Unnamed: naming it would say which registered hands do not hold it (rules/common/spectator.ts).
+      return [{ kind: 'notice', code: 'OWNER_UNKNOWN', message: 'a card landed on the pile and the table cannot tell whose it is: play it on your own pad', station: event.station }];
     }
     return [{ kind: 'queue-play', play: { player: owner, card, ...landingOf(event) }, station: event.station }];
   }

@@ -13,8 +13,9 @@ export const zipZapTablePlugin: TablePlugin = {
     ...(ctx.pileStation === undefined ? {} : { pileStation: ctx.pileStation }),
   }),
   // Cards on a seat pad are secret (a refused card goes back to its owner's hand; a hand being registered or
-  // scored is secret); the pile station is not a seat and shows the public pile.
+  // scored is secret); the pile station shows the cards the public pile holds.
   padSecret: () => true,
+  faceUp: (state) => (state as ZipZapState).pile.map((r) => r.card),
   bot: (state, seat, ctx, legal) => {
     zipBotStep(state as ZipZapState, seat, ctx, legal);
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HIDDEN_REASON } from '../../../controller/rules/common/hidden-refusal.ts';
+import { HIDDEN_REASON, type PublicRefusal } from '../../../controller/rules/common/spectator.ts';
 import { killer21Engine, type Killer21Action } from '../../../controller/rules/killer-21/index.ts';
 import { scenario } from './helpers.ts';
 
@@ -9,21 +9,24 @@ const state = scenario({
 });
 
 /** The refusal of `action` as a requester would see it. */
-function published(action: Killer21Action): { code: string; message: string } {
+function published(action: Killer21Action): PublicRefusal {
   const outcome = killer21Engine.apply(state, action);
   if (outcome.ok) throw new Error(`${JSON.stringify(action)} was accepted`);
   return killer21Engine.publicRejection(action, outcome);
 }
 
 describe('Killer-21 refusals that leave the process', () => {
-  it('cannot tell a card A does not hold from one that would pass 21: both are HIDDEN_REASON', () => {
-    const notHeld = published({ type: 'play', player: 'A', card: 'R7-3' });
-    const over = published({ type: 'play', player: 'A', card: 'R6-1' });
-    expect(killer21Engine.apply(state, { type: 'play', player: 'A', card: 'R7-3' })).toMatchObject({ code: 'CARD_NOT_IN_HAND' });
-    expect(killer21Engine.apply(state, { type: 'play', player: 'A', card: 'R6-1' })).toMatchObject({ code: 'OVER_21' });
-    expect(notHeld).toEqual(over);
-    expect(notHeld.code).toBe(HIDDEN_REASON);
-    expect(notHeld.message).not.toMatch(/R6|R7|hold|21/);
+  it('says OVER_21 with the card whether or not A holds it, and hides "not held" (rules/common/spectator.ts)', () => {
+    // R6-1 is in A's hand, R6-2 is not: 17 + 6 passes 21 either way, which the table sees from the card and the total.
+    const held = published({ type: 'play', player: 'A', card: 'R6-1' });
+    const notHeldOver = published({ type: 'play', player: 'A', card: 'R6-2' });
+    expect(held).toMatchObject({ code: 'OVER_21', card: 'R6-1' });
+    expect(notHeldOver).toMatchObject({ code: 'OVER_21', card: 'R6-2' });
+    // A card that would fit, not in A's hand: the reason is the hand, so hidden, and the card is not named.
+    const notHeld = published({ type: 'play', player: 'A', card: 'R3-1' });
+    expect(killer21Engine.apply(state, { type: 'play', player: 'A', card: 'R3-1' })).toMatchObject({ code: 'CARD_NOT_IN_HAND' });
+    expect(notHeld).toMatchObject({ code: HIDDEN_REASON, card: null });
+    expect(notHeld.message).not.toMatch(/R3|hold|21/);
   });
 
   it('hides whether a bust was refused because the player could play', () => {
