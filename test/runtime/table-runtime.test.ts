@@ -136,7 +136,10 @@ describe('Zip-Zap table runtime', () => {
     const state = t.runtime.engineState() as ZipZapState;
     expect(state.pile.at(-1)).toMatchObject({ card: found.b, by: 'B' });
     expect(state.hands.A).toContain(found.a);
-    expect(t.publisher.published).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'PLAY_REJECTED', player: 'A', card: null })]));
+    // A's card no longer follows B's: a reason the pile shows, so published with its code and the card.
+    expect(t.publisher.published).toEqual(expect.arrayContaining([
+      expect.objectContaining({ type: 'PLAY_REJECTED', player: 'A', card: found.a, code: 'DOES_NOT_FOLLOW' }),
+    ]));
     // A's lamp tells them to take the card back, then shows the game again.
     expect(t.lamps.shown['seat-1']).toBe('error');
     t.scheduler.advance(2500);
@@ -161,7 +164,8 @@ describe('Zip-Zap table runtime', () => {
     expect(tie).toMatchObject({
       separationMs: expect.closeTo(0.05, 3) as unknown, combinedUncertaintyMs: expect.closeTo(0.2, 3) as unknown,
     });
-    expect(JSON.stringify(tie)).not.toContain(found.a); // published without the cards
+    // Both cards lie face up on the pile and each was valid: a spectator sees them (rules/common/spectator.ts).
+    expect(tie).toMatchObject({ contenders: [{ player: 'B', card: found.b }, { player: 'A', card: found.a }] });
     expect(t.publisher.published.some((e) => (e as { code?: string }).code === 'PLAY_TIE')).toBe(false);
     // The referee rules; the game goes on from there.
     expect(t.runtime.requestAction({ type: 'resolve-tie', first: 'A' }, 'referee', true)).toMatchObject({ ok: true });
