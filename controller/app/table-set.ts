@@ -69,7 +69,9 @@ export class TableSet {
         inputs.publisher.state(tableId, game, state);
         this.republishPile(tableId);
       },
-      events: (tableId, game, events) => inputs.publisher.events(tableId, game, events),
+      events: (tableId, game, events) => {
+        inputs.publisher.events(tableId, game, events);
+      },
     };
     const deps = { log: runtimeLogOf(log), publisher, clock, scheduler, lamps };
     for (const table of tables) {

@@ -26,7 +26,9 @@ const toy: AnyEngine = {
     const n = (setup as { n?: unknown }).n;
     return typeof n === 'number' ? applied({ n, secret: 'hidden-7' }, []) : reject('BAD_SETUP', 'n must be a number');
   },
-  publicRejection: (_action, rejection) => ({ code: rejection.code, message: rejection.message, reason: rejection.message, card: null }),
+  publicRejection: (_action, rejection) => ({
+    code: rejection.code, message: rejection.message, reason: rejection.message, card: null,
+  }),
 };
 
 function scenario(cases: unknown[], setup: unknown = { n: 5 }): Scenario {

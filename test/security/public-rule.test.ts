@@ -108,7 +108,9 @@ class Walker {
   private top: string | null = null;
   private total = 0;
 
-  constructor(private readonly table: Table, private readonly truth: () => unknown, private readonly pileStation: string | undefined) {}
+  constructor(
+    private readonly table: Table, private readonly truth: () => unknown, private readonly pileStation: string | undefined,
+  ) {}
 
   private fail(what: string, payload: unknown): void {
     if (this.walk.violations.length < 20) this.walk.violations.push(`${this.table.id}: ${what}: ${JSON.stringify(payload).slice(0, 400)}`);
@@ -190,7 +192,16 @@ class Walker {
 }
 
 /** The clumsy player: a random card of the deck on the pile or a random seat pad, every so often. */
-function clumsy(simulated: SimulatedTable, tables: TableSet, config: { id: string; pileStation?: string; seats: { station: string }[] }[]): () => void {
+type ClumsyTable = { id: string; pileStation?: string; seats: { station: string }[] };
+
+/** Every card in a hand, and for Killer-21 the top of the deck. */
+function cardsAround(truth: { game: string; state: unknown }): string[] {
+  if (truth.game === 'zip-zap') return Object.values((getEngine('zip-zap').view(truth.state, OMNISCIENT) as ZipZapOmniscientView).hands).flat();
+  const k21 = getEngine('killer-21').view(truth.state, OMNISCIENT) as Killer21OmniscientView;
+  return [...Object.values(k21.hands).flat(), ...k21.deck.slice(0, 5)];
+}
+
+function clumsy(simulated: SimulatedTable, tables: TableSet, config: readonly ClumsyTable[]): () => void {
   let n = 0;
   const timer = setInterval(() => {
     const table = config[n % config.length];
@@ -198,10 +209,7 @@ function clumsy(simulated: SimulatedTable, tables: TableSet, config: { id: strin
     if (table === undefined) return;
     const truth = tables.tableState(table.id);
     if (truth === undefined || truth.game === 'zapp-zerapp') return;
-    const all = truth.game === 'zip-zap'
-      ? [...Object.values((getEngine('zip-zap').view(truth.state, OMNISCIENT) as ZipZapOmniscientView).hands).flat()]
-      : [...Object.values((getEngine('killer-21').view(truth.state, OMNISCIENT) as Killer21OmniscientView).hands).flat(),
-        ...(getEngine('killer-21').view(truth.state, OMNISCIENT) as Killer21OmniscientView).deck.slice(0, 5)];
+    const all = cardsAround(truth);
     const onSeat = n % 3 === 0;
     const seat = Math.floor(n / 3) % table.seats.length;
     // On a Zip-Zap seat pad, now and then a card that would follow the top but is another player's: refused for
@@ -216,7 +224,9 @@ function clumsy(simulated: SimulatedTable, tables: TableSet, config: { id: strin
     const station = onSeat ? table.seats[seat]?.station : table.pileStation;
     if (station !== undefined) runSimulatorOp(simulated, station, 'tap', item);
   }, 90);
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+  };
 }
 
 let cleanup: (() => void) | undefined;
@@ -250,29 +260,29 @@ describe('the public view is what a spectator at the table sees', () => {
     if (simulated === undefined) throw new Error('no simulated table');
 
     const walkers = new Map<string, Walker>();
-    let tables: TableSet | undefined;
     // The publishers' own payload builders (publicStateOf, publicEventOf, tableEventOf) behind a transport that
     // hands each payload to the walker at once, while the truth is still that of the moment it was published.
     const channel = (table: string) => ({
-      publishState: async (payload: { view?: unknown }) => {
+      publishState: (payload: { view?: unknown }) => {
         if (payload.view !== undefined) walkers.get(table)?.state(payload.view as Record<string, unknown>);
+        return Promise.resolve();
       },
-      publishEvent: async (event: Record<string, unknown>) => {
+      publishEvent: (event: Record<string, unknown>) => {
         walkers.get(table)?.event(event);
+        return Promise.resolve();
       },
     });
     const transport = { table: channel } as unknown as ControllerTransport;
     const io = { transport, nowMs: () => Date.now(), onError: (e: unknown) => {
       throw e;
     }, epoch: Date.now() };
-    tables = assembleTables({
+    const set = assembleTables({
       tables: config.tables, hardware, log: opened.log, clock: systemClock, scheduler: realScheduler,
       parts: { registry: simulatedRegistry(), weights: SIMULATED_WEIGHTS },
       publisher: runtimePublisherOf(io), buzzerPublisher: buzzerPublisherOf(io),
       publishHealth: (tableId, health) => walkers.get(tableId)?.health(health),
       say: () => undefined,
     });
-    const set = tables;
     for (const t of config.tables) {
       const game = TABLES.find((x) => x.id === t.id);
       if (game) walkers.set(t.id, new Walker(game, () => set.tableState(t.id)?.state, t.pileStation));

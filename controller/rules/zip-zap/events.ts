@@ -129,9 +129,7 @@ export function toPublicEvent(event: ZipZapEvent): ZipZapEvent | null {
     case 'PLAY_QUEUED':
     case 'PLAYS_REORDERED':
     case 'TIE_RESOLVED':
-    // The contenders' cards lie face up on the pile, and each passed every check, the hand included (ties.ts):
-    // a spectator sees them, and the loser's card is then refused for a reason the pile shows, or accepted.
-    case 'TIE_PENDING':
+    case 'TIE_PENDING': // the contenders' cards lie face up, each held and valid (ties.ts): a spectator sees them
     case 'REGISTRATION_SKIPPED':
     case 'ROUND_WON':
     case 'HAND_SCORED':

@@ -23,10 +23,11 @@ describe('PLAY_REJECTED in public', () => {
   it('refuses a card that does not follow the top DOES_NOT_FOLLOW whether or not the hand holds it', () => {
     const setup = zipZapEngine.setup({ players: ['A', 'B'] }, 7);
     if (!setup.ok) throw new Error(setup.message);
-    const state = setup.state as ZipZapState;
+    const state: ZipZapState = setup.state;
     const top = state.pile.at(-1)?.card;
-    const held = state.hands.A?.find((c) => !c.startsWith('Z') && zipZapEngine.apply(state, { type: 'play', player: 'A', card: c }).ok === false);
-    const notHeld = state.hands.B?.find((c) => !c.startsWith('Z') && zipZapEngine.apply(state, { type: 'play', player: 'B', card: c }).ok === false);
+    const refused = (player: string, card: string): boolean => !zipZapEngine.apply(state, { type: 'play', player, card }).ok;
+    const held = state.hands.A?.find((c) => !c.startsWith('Z') && refused('A', c));
+    const notHeld = state.hands.B?.find((c) => !c.startsWith('Z') && refused('B', c));
     if (top === undefined || held === undefined || notHeld === undefined) throw new Error('seed 7: both hold a card that cannot follow');
     // A plays their own card that does not follow, then B's card that does not follow: the same public verdict.
     expect(zipZapEngine.apply(state, { type: 'play', player: 'A', card: held })).toMatchObject({ code: 'DOES_NOT_FOLLOW' });
