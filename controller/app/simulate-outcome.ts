@@ -192,7 +192,8 @@ export function judge(game: GameId, outcomes: readonly InputOutcome[]): Simulate
       const e = pending.event as { type?: unknown; card?: unknown; code?: unknown; message?: unknown };
       if (pending.source !== 'engine' || e.type !== 'PLAY_REJECTED') continue;
       const action = e.card === null || e.card === undefined ? 'zap' : 'play';
-      const shown = engine.publicRejection({ type: action }, reject(text(e.code), text(e.message)));
+      // With its card, so the public rule can leave out a card the reason is not about (rules/common/spectator.ts).
+      const shown = engine.publicRejection({ type: action, ...(typeof e.card === 'string' ? { card: e.card } : {}) }, reject(text(e.code), text(e.message)));
       refusals.push({ action, code: shown.code, message: shown.message });
     }
   }
