@@ -105,7 +105,8 @@ async function rig(tables: string[]): Promise<Rig> {
       return Promise.resolve();
     },
   });
-  const io = { transport: { table: channel } as unknown as ControllerTransport, nowMs: () => 0, onError: () => undefined, epoch: 1 };
+  const transport = { table: channel } as unknown as ControllerTransport;
+  const io = { transport, nowMs: () => 0, onError: () => undefined, epoch: 1 };
   const clock = fakeClock();
   const scheduler = manualScheduler(clock);
   const stations = new HandStations();
@@ -122,7 +123,7 @@ async function rig(tables: string[]): Promise<Rig> {
   });
   await set.start();
   return {
-    set, stations, published, health, clock, advance: (ms) => scheduler.advance(ms),
+    set, stations, published, health, clock, advance: (ms) => { scheduler.advance(ms); },
     dispose: () => {
       set.stopRuntimes();
       opened.log.close();
@@ -139,7 +140,7 @@ afterEach(() => {
 
 function tap(r: Rig, station: string, item: Item, kind: 'tag-arrived' | 'tag-left' = 'tag-arrived'): void {
   r.clock.now += 50_000;
-  r.stations.emit({ kind, station, uid: simulatedUid(item), time: at(r.clock.now) } as SensorEvent);
+  r.stations.emit({ kind, station, uid: simulatedUid(item), time: at(r.clock.now) });
 }
 
 const k21Card = (card: string): Item => ({ kind: 'k21', card });
