@@ -158,7 +158,8 @@ class Walker {
     // A named card: the public reason must follow from the card and the public state alone.
     const derived = code === 'DOES_NOT_FOLLOW' ? this.top !== null && !follows(this.top, card)
       : code === 'OVER_21' ? (redValue(card) ?? 0) + this.total > 21
-        : code === 'NOT_A_ZERO' ? !isRedZero(card) : false;
+        : code === 'NOT_A_ZERO' ? !isRedZero(card)
+          : code === 'UNKNOWN_CARD' ? !hiddenCards(this.table.game, this.truth()).has(card) : false;
     if (!derived) this.fail(`names ${card} with ${code}, not derivable from the public top ${String(this.top)} / total ${this.total}`, event);
     this.walk.namedRefusals++;
     this.sighted.add(card);

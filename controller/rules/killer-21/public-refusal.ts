@@ -28,7 +28,8 @@ const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   'register-hand': REGISTER_GATES,
 };
 
-const RULES: RefusalRules = { hiddenActions: HIDDEN_ACTIONS, cardReasons: ['OVER_21', 'NOT_A_ZERO'], catalogue: K21_REJECTIONS };
+// A card not of this deck is in no hand.
+const RULES: RefusalRules = { hiddenActions: HIDDEN_ACTIONS, cardReasons: ['OVER_21', 'NOT_A_ZERO', 'UNKNOWN_CARD'], catalogue: K21_REJECTIONS };
 
 /** The action types whose refusals may depend on hidden facts (the transport's audit trail lists them). */
 export const HIDDEN_ACTION_TYPES: readonly string[] = Object.keys(HIDDEN_ACTIONS);

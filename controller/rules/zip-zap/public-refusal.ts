@@ -31,8 +31,9 @@ const HIDDEN_ACTIONS: Readonly<Record<string, readonly string[]>> = {
 
 const RULES: RefusalRules = {
   hiddenActions: HIDDEN_ACTIONS,
-  // "Y8 does not follow Y3" cannot be said without the card; a 10 or a ZAP on top is the top card's doing.
-  cardReasons: ['DOES_NOT_FOLLOW'],
+  // "Y8 does not follow Y3" cannot be said without the card; a 10 or a ZAP on top is the top card's doing. A card
+  // not in play is in no hand.
+  cardReasons: ['DOES_NOT_FOLLOW', 'UNKNOWN_CARD'],
   catalogue: ZIP_REJECTIONS,
 };
 
