@@ -57,6 +57,8 @@ export class TableSet {
   private readonly tableOfStation = new Map<string, string>();
   private readonly pads: PadReadings;
   private readonly lastHealth = new Map<string, StationHealth>();
+  /** The pad reading last published per station (JSON), so a state change republishes the pile only when it differs. */
+  private readonly shownPad = new Map<string, string>();
 
   constructor(private readonly inputs: TableSetInputs) {
     const { tables, hardware, parts, log, clock, scheduler } = inputs;
@@ -162,14 +164,18 @@ export class TableSet {
     const place = host.config.seats.some((s) => s.station === health.station) ? 'seat'
       : host.config.pileStation === health.station ? 'pile' : 'other';
     const pad = this.pads.reading(health.station, host.runtime.options.game, host.runtime.engineState(), place);
+    this.shownPad.set(health.station, JSON.stringify(pad));
     this.inputs.publishHealth(tableId, pad ? { ...health, pad } : health);
   }
 
   /** Publishes a game table's pile station's health again (its reading may have become public). */
   private republishPile(tableId: string): void {
-    const pile = this.hosts.get(tableId)?.config.pileStation;
+    const host = this.hosts.get(tableId);
+    const pile = host?.config.pileStation;
     const health = pile === undefined ? undefined : this.lastHealth.get(pile);
-    if (health !== undefined) this.publishHealth(health);
+    if (host === undefined || pile === undefined || health === undefined) return;
+    const pad = this.pads.reading(pile, host.runtime.options.game, host.runtime.engineState(), 'pile');
+    if (JSON.stringify(pad) !== this.shownPad.get(pile)) this.publishHealth(health);
   }
 
   /** A station went offline: its pad is unknown until it reports again (item: a stale tag kept a table stuck). */
