@@ -89,6 +89,11 @@ export interface GameUi {
   readonly page: (ctx: PageContext) => Page;
   /** The overview card's game, players and phase lines, from the public view (`nameOf`: the seats' names). */
   readonly overview: (view: unknown, nameOf: NameOf) => OverviewLine;
+  /**
+   * The overview card's mini board: a small picture of the table (an SVG of a fixed size with a name in words,
+   * `mini-svg.ts`), or null when there is nothing to draw. Optional: a game without one shows its lines only.
+   */
+  readonly miniBoard?: (view: unknown, nameOf: NameOf) => SVGSVGElement | null;
   /** The simulator page's seats part, while the game runs. */
   readonly simulator: (kit: SimulatorKit) => GamePart;
   /** The referee page's live controls, while the game runs. */

@@ -35,6 +35,13 @@ function gameLine(t: TableData, nameOf: NameOf): OverviewLine {
   return ui === undefined ? { game: state.game, players: '—', phase: 'not shown by this dashboard' } : ui.overview(state.view, nameOf);
 }
 
+/** The card's picture of the table (`GameUi.miniBoard`); its box keeps its size while there is none, so the card never grows. */
+function miniBoard(t: TableData, nameOf: NameOf): HTMLElement {
+  const state = t.state;
+  const picture = state?.mode === 'game' ? gameUi(state.game)?.miniBoard?.(state.view, nameOf) ?? null : null;
+  return h('div', { class: 'mini-host', 'data-testid': 'mini-board' }, picture);
+}
+
 export class OverviewPage {
   readonly element = h('div', { class: 'overview' });
 
@@ -48,12 +55,14 @@ export class OverviewPage {
           h('ul', { class: 'table-cards' }, ids.map((id) => {
             const t = this.store.table(id);
             const bridge = this.store.bridgeEntry(id);
-            const line = gameLine(t, namesOf(this.store, id));
+            const nameOf = namesOf(this.store, id);
+            const line = gameLine(t, nameOf);
             const stations = [...t.health.values()];
             return h('li', { class: `table-card state-${t.status}`, 'data-table': id },
               h('a', { href: `#/table/${encodeURIComponent(id)}`, class: 'table-link' }, h('h2', {}, bridge?.name ?? id)),
               statusBadge(t.status),
               bridge?.simulated === true ? h('span', { class: 'badge sim' }, 'simulated') : null,
+              miniBoard(t, nameOf),
               h('dl', {},
                 h('dt', {}, 'game'), h('dd', { 'data-testid': 'game' }, line.game),
                 h('dt', {}, 'players'), h('dd', { 'data-testid': 'players' }, line.players),
@@ -66,6 +75,7 @@ export class OverviewPage {
               h('nav', { class: 'card-links', 'aria-label': `${bridge?.name ?? id}: pages` },
                 h('a', { href: `#/table/${encodeURIComponent(id)}` }, t.state?.mode === 'buzzer' ? 'big screen' : 'game'), ' · ',
                 h('a', { href: `#/table/${encodeURIComponent(id)}/health` }, 'health'), ' · ',
+                h('a', { href: `#/table/${encodeURIComponent(id)}/notices` }, 'notices'), ' · ',
                 h('a', { href: `#/table/${encodeURIComponent(id)}/referee` }, t.state?.mode === 'buzzer' ? 'host' : 'referee')));
           })));
   }

@@ -3,6 +3,7 @@
  * `../registry.ts` under the engine's id.
  */
 import type { GameUi } from '../game-ui.ts';
+import { killer21MiniBoard } from './mini-board.ts';
 import { Killer21Page } from './page.ts';
 import { Killer21RefereeControls } from './referee-controls.ts';
 import { Killer21SimulatorPanel } from './simulator-panel.ts';
@@ -14,6 +15,7 @@ export const killer21Ui: GameUi = {
   title: 'Killer-21',
   page: (ctx) => new Killer21Page(ctx),
   overview: (view, nameOf) => overviewLine(view as Killer21PublicView, nameOf),
+  miniBoard: (view, nameOf) => killer21MiniBoard(view as Killer21PublicView, nameOf),
   describeEvent: describeK21Event,
   simulator: (kit) => new Killer21SimulatorPanel(kit),
   referee: (kit) => new Killer21RefereeControls(kit),

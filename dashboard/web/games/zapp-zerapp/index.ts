@@ -5,6 +5,7 @@
 import { COLOUR_NAME, COLOURS } from '../../board-svg.ts';
 import type { ZappView } from '../../types.ts';
 import type { GameUi } from '../game-ui.ts';
+import { zappMiniBoard } from './mini-board.ts';
 import { zappOverviewLine } from './overview.ts';
 import { ZAPP_ZERAPP, ZappZerappPage } from './page.ts';
 import { ZappRefereeControls } from './referee-controls.ts';
@@ -15,6 +16,7 @@ export const zappZerappUi: GameUi = {
   title: 'Zapp Zerapp',
   page: (ctx) => new ZappZerappPage(ctx),
   overview: (view, nameOf) => zappOverviewLine(view as ZappView, nameOf),
+  miniBoard: (view, nameOf) => zappMiniBoard(view as ZappView, nameOf),
   simulator: (kit) => new ZappSimulatorSeats(kit),
   referee: (kit) => new ZappRefereeControls(kit),
   newGame: {

@@ -4,6 +4,7 @@
  */
 import type { ZipZapPublicView } from '../../types.ts';
 import type { GameUi } from '../game-ui.ts';
+import { zipMiniBoard } from './mini-board.ts';
 import { zipOverviewLine } from './overview.ts';
 import { ZIP_ZAP, ZipZapPage } from './page.ts';
 import { ZipRefereeControls } from './referee-controls.ts';
@@ -14,6 +15,7 @@ export const zipZapUi: GameUi = {
   title: 'Zip-Zap',
   page: (ctx) => new ZipZapPage(ctx),
   overview: (view, nameOf) => zipOverviewLine(view as ZipZapPublicView, nameOf),
+  miniBoard: (view) => zipMiniBoard(view as ZipZapPublicView),
   simulator: (kit) => new ZipSimulatorSeats(kit),
   referee: (kit) => new ZipRefereeControls(kit),
   newGame: {
