@@ -66,12 +66,17 @@ async function boot(): Promise<void> {
     scheduled = true;
     requestAnimationFrame(render);
   };
-  /** Opens the route's page once its chunk is loaded (a later hash change wins over a slow chunk). */
+  /**
+   * Opens the route's page once its chunk is loaded and the live snapshot is in (a later hash change wins over
+   * a slow chunk). Until then the page says "Loading…": it is replaced whole, which moves nothing that was there.
+   */
   const open = async (wanted: RouteMatch, focus: boolean): Promise<void> => {
-    const make = await wanted.def.load().catch((error: unknown) => {
+    // The page's code and the live snapshot arrive together; at most 4 s for the snapshot (a slow broker):
+    // the page then starts with what there is.
+    const [make] = await Promise.all([wanted.def.load().catch((error: unknown) => {
       console.error('page failed to load', error);
       return () => ({ element: h('p', { role: 'alert' }, 'This page could not be loaded: reload to try again.'), update: () => undefined });
-    });
+    }), store.whenSynced(4000)]);
     if (wanted !== route) return;
     page.destroy?.();
     page = make({ store, info, table: wanted.table, args: wanted.args });

@@ -23,7 +23,7 @@ export class StationPage {
   private readonly errorChart = h('div', { class: 'chart-box', 'data-testid': 'error-chart' });
   private readonly errorText = h('p', { class: 'muted chart-note', 'data-testid': 'error-summary' });
   private readonly tableBody = h('tbody', {});
-  private readonly sinceText = h('p', { class: 'muted', 'data-testid': 'station-since' }, 'Reading the history kept so far…');
+  private readonly sinceText = h('p', { class: 'muted station-since', 'data-testid': 'station-since' }, 'Reading the history kept so far…');
   private readonly samples: HealthSample[] = [];
   private loaded = false;
 
