@@ -67,11 +67,12 @@ export class TableHistory {
       let list = this.notices.get(parsed.table);
       if (list === undefined) this.notices.set(parsed.table, list = []);
       // QoS 1 may deliver an event twice: the same (epoch, seq) is one notice.
-      if (list.some((n) => isRecord(n) && n.seq === (m.payload as Record<string, unknown>).seq && n.epoch === (m.payload as Record<string, unknown>).epoch)) return;
+      const { seq, epoch } = m.payload;
+      if (list.some((n) => isRecord(n) && n.seq === seq && n.epoch === epoch)) return;
       pushBounded(list, m.payload, this.options.noticesPerTable ?? 100);
     } else if (parsed.kind === 'health' && isRecord(m.payload)) {
       let table = this.samples.get(parsed.table);
-      if (table === undefined) this.samples.set(parsed.table, table = new Map());
+      if (table === undefined) this.samples.set(parsed.table, table = new Map<string, HealthSample[]>());
       let list = table.get(parsed.station);
       if (list === undefined) table.set(parsed.station, list = []);
       const sample = sampleOf(m.payload, this.now());

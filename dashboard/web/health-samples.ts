@@ -56,7 +56,8 @@ export function sampleOf(payload: unknown, at: number): HealthSample | undefined
 export function sameReading(a: HealthSample, b: HealthSample): boolean {
   const round = (u: number | null | undefined): number | null | undefined => (typeof u === 'number' ? Math.round(u / 100) : u);
   const keys = new Set([...Object.keys(a.errors), ...Object.keys(b.errors)]);
-  return a.online === b.online && [...keys].every((k) => a.errors[k] === b.errors[k]) && round(a.uncertaintyUs) === round(b.uncertaintyUs);
+  return a.online === b.online && [...keys].every((k) => a.errors[k] === b.errors[k])
+    && round(a.uncertaintyUs) === round(b.uncertaintyUs);
 }
 
 /** Appends `sample` unless it reads like the last one (live samples between the fetched history and now). */

@@ -48,7 +48,7 @@ export function stepChart(o: ChartOptions): SVGSVGElement {
     svg.append(s('line', { x1: PAD.left, x2: W - PAD.right, y1: y(th.value), y2: y(th.value), class: 'chart-threshold' }),
       s('text', { x: W - PAD.right - 2, y: y(th.value) - 3, class: 'chart-tick', 'text-anchor': 'end' }, th.label));
   }
-  for (const series of o.series) {
+  for (const [index, series] of o.series.entries()) {
     // A step line: each value holds until the next sample; a null breaks the line.
     let d = '';
     let open = false;
@@ -65,7 +65,8 @@ export function stepChart(o: ChartOptions): SVGSVGElement {
     // Named at its end, so no line is told apart by its colour only.
     const last = [...series.points].reverse().find((p) => p[1] !== null);
     if (o.series.length > 1 && last?.[1] != null) {
-      svg.append(s('text', { x: W - PAD.right - 2, y: y(last[1]) - 3, class: 'chart-tick', 'text-anchor': 'end' }, series.label));
+      // Lines that end at the same height (two counters at 1) get their names one above the other.
+      svg.append(s('text', { x: W - PAD.right - 2, y: Math.max(PAD.top + 10, y(last[1]) - 3 - 13 * index), class: 'chart-tick', 'text-anchor': 'end' }, series.label));
     }
   }
   return svg;

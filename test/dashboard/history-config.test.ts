@@ -44,7 +44,12 @@ async function makeApp(config: unknown): Promise<FastifyInstance> {
   return instance;
 }
 
-async function get(path: string, headers: Record<string, string> = {}, on = app): Promise<{ status: number; body: Record<string, unknown> }> {
+interface Answer {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+async function get(path: string, headers: Record<string, string> = {}, on = app): Promise<Answer> {
   const r = await on.inject({ method: 'GET', url: path, headers });
   return { status: r.statusCode, body: r.json() };
 }
@@ -96,7 +101,8 @@ describe('notices and station history', () => {
       const list = r.body.samples as HealthSample[] | undefined;
       return list !== undefined && list.length >= 3 ? list : undefined;
     }, 'the samples');
-    expect(samples.map((s) => [s.online, s.uncertaintyUs, s.errors.disconnects])).toEqual([[true, 300, 0], [true, 9000, 0], [false, null, 1]]);
+    expect(samples.map((s) => [s.online, s.uncertaintyUs, s.errors.disconnects]))
+      .toEqual([[true, 300, 0], [true, 9000, 0], [false, null, 1]]);
     const missing = await get('/api/tables/t9/stations/seat-7/history');
     expect([missing.status, missing.body.code]).toEqual([404, 'STATION_NOT_FOUND']);
     expect(Object.keys((await get('/api/tables/t9/health/history')).body.stations as object)).toEqual(['seat-1']);
@@ -105,7 +111,11 @@ describe('notices and station history', () => {
 
 describe('warnings read from station health', () => {
   const at = (i: number): number => 1_000 + i;
-  const sample = (i: number, fields: Record<string, unknown>): HealthSample => sampleOf({ online: true, errors: ERRORS, clock: { uncertaintyUs: 200 }, ...fields }, at(i)) as HealthSample;
+  const sample = (i: number, fields: Record<string, unknown>): HealthSample => {
+    const s = sampleOf({ online: true, errors: ERRORS, clock: { uncertaintyUs: 200 }, ...fields }, at(i));
+    if (s === undefined) throw new Error('not a health payload');
+    return s;
+  };
 
   it('says when a station goes offline and back, a counter rises, and the clock would decide ties', () => {
     const lines = healthNotices('seat-2', [
@@ -145,7 +155,12 @@ describe('the configuration (read-only, token only)', () => {
   it('shows the validated configuration with every secret masked and a fixed seed hidden', async () => {
     const r = await app.inject({ method: 'GET', url: '/api/config', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(r.statusCode).toBe(200);
-    const { config } = r.json() as { config: { dashboard: Record<string, unknown>; mqtt: { controller: Record<string, unknown> }; tables: { seed: unknown }[] } };
+    interface Shown {
+      dashboard: Record<string, unknown>;
+      mqtt: { controller: Record<string, unknown> };
+      tables: { seed: unknown }[];
+    }
+    const { config } = r.json<{ config: Shown }>();
     expect(config.dashboard.token).toBe(MASK);
     expect(config.mqtt.controller.password).toBe(MASK);
     expect(config.mqtt.controller.username).toBe('ctl');

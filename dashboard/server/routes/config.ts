@@ -25,7 +25,7 @@ export function configView(masked: unknown): unknown {
     ...config,
     tables: config.tables.map((t: unknown) => {
       if (typeof t !== 'object' || t === null || !('seed' in t)) return t;
-      const seed = (t as { seed: unknown }).seed;
+      const { seed } = t;
       return seed === 'auto' || seed === undefined ? t : { ...t, seed: SEED_HIDDEN };
     }),
   };

@@ -45,7 +45,14 @@ const HealthHistoryResponse = Type.Object({
   stations: Type.Record(Type.String(), Type.Array(Sample)),
 });
 
-export const historyRoutes: FastifyPluginAsync<{ readonly hub: MqttHub; readonly history: TableHistory; readonly since: number }> = async (fastify, { hub, history, since }) => {
+export interface HistoryRoutesOptions {
+  readonly hub: MqttHub;
+  readonly history: TableHistory;
+  /** When the dashboard started keeping (ms since 1970). */
+  readonly since: number;
+}
+
+export const historyRoutes: FastifyPluginAsync<HistoryRoutesOptions> = async (fastify, { hub, history, since }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const known = (table: string): string => {
     if (!hub.hasTable(table)) throw new DashboardError('TABLE_NOT_FOUND', table);

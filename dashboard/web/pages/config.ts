@@ -21,6 +21,11 @@ export function settingRows(value: unknown, path = ''): [string, string][] {
   return [[path, value === null ? 'null' : typeof value === 'string' ? value : JSON.stringify(value)]];
 }
 
+interface ConfigAnswer {
+  readonly config?: unknown;
+  readonly message?: string;
+}
+
 export class ConfigPage {
   readonly element = h('div', { class: 'config-page' });
   private readonly body = h('div', { class: 'config-body', 'data-testid': 'config-body' });
@@ -51,7 +56,7 @@ export class ConfigPage {
     }
     this.status.textContent = 'Reading the configuration…';
     const answer = await fetch('/api/config', { headers: { authorization: `Bearer ${token}` } })
-      .then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) as { config?: unknown; message?: string } | null }))
+      .then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) as ConfigAnswer | null }))
       .catch(() => ({ status: 0, body: null }));
     if (mine !== this.asked) return;
     if (answer.status !== 200 || answer.body?.config === undefined) {

@@ -57,7 +57,9 @@ export class NoticesPage {
       const line = noticeLine(n);
       if (line !== undefined) this.fetched.set(line.key, line);
     }
-    for (const [station, list] of Object.entries(health?.stations ?? {})) this.samples.set(station, [...list, ...(this.samples.get(station) ?? [])]);
+    for (const [station, list] of Object.entries(health?.stations ?? {})) {
+      this.samples.set(station, [...list, ...(this.samples.get(station) ?? [])]);
+    }
     this.since = notices?.since ?? health?.since ?? Date.now();
     this.key = '';
     this.update();

@@ -47,7 +47,8 @@ export class StationPage {
 
   private async load(): Promise<void> {
     const url = `/api/tables/${encodeURIComponent(this.ctx.table)}/stations/${encodeURIComponent(this.station)}/history`;
-    const body = await fetch(url).then(async (r) => (r.ok ? r.json() as Promise<{ since: number; samples: HealthSample[] }> : undefined)).catch(() => undefined);
+    type Answer = { since: number; samples: HealthSample[] };
+    const body = await fetch(url).then(async (r) => (r.ok ? r.json() as Promise<Answer> : undefined)).catch(() => undefined);
     this.samples.unshift(...(body?.samples ?? []));
     this.loaded = true;
     this.sinceText.textContent = `Kept since ${clock(body?.since ?? Date.now())} (when this dashboard started), one sample per change.`;
@@ -57,7 +58,7 @@ export class StationPage {
   update(): void {
     const health = this.ctx.store.table(this.ctx.table).health.get(this.station);
     if (this.loaded) addSample(this.samples, sampleOf(health, Date.now()));
-    const u = health?.clock === undefined ? undefined : judgeUncertainty(health.clock.uncertaintyUs as number | null);
+    const u = health?.clock === undefined ? undefined : judgeUncertainty(health.clock.uncertaintyUs);
     replace(this.now,
       h('dt', {}, 'status'), h('dd', {}, health === undefined ? 'no health received' : health.online ? 'online' : 'offline'),
       h('dt', {}, 'kind'), h('dd', {}, health?.kind ?? '—'),
