@@ -9,6 +9,8 @@ import type { DashboardInfo, Page } from './page.ts';
 import { parseRoute, ROUTES, routeHref, type RouteFacts, type RouteMatch } from './routes.ts';
 
 function factsOf(route: RouteMatch, store: LiveStore, info: DashboardInfo): RouteFacts {
+  // A page of no table asks for none (`store.table('')` would list a nameless table on the overview).
+  if (!route.def.table) return { name: '', buzzer: false, simulated: info.simulated, args: route.args };
   const bridge = store.bridgeEntry(route.table);
   return {
     name: bridge?.name ?? route.table,

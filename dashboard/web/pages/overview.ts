@@ -35,9 +35,13 @@ function gameLine(t: TableData, nameOf: NameOf): OverviewLine {
   return ui === undefined ? { game: state.game, players: '—', phase: 'not shown by this dashboard' } : ui.overview(state.view, nameOf);
 }
 
-/** The card's picture of the table (`GameUi.miniBoard`); its box keeps its size while there is none, so the card never grows. */
-function miniBoard(t: TableData, nameOf: NameOf): HTMLElement {
+/**
+ * The card's picture of the table (`GameUi.miniBoard`); its box keeps its size while there is none, so the card
+ * never grows. A buzzer table has no board: no box.
+ */
+function miniBoard(t: TableData, nameOf: NameOf): HTMLElement | null {
   const state = t.state;
+  if (state?.mode === 'buzzer') return null;
   const picture = state?.mode === 'game' ? gameUi(state.game)?.miniBoard?.(state.view, nameOf) ?? null : null;
   return h('div', { class: 'mini-host', 'data-testid': 'mini-board' }, picture);
 }
