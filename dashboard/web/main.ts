@@ -41,6 +41,33 @@ function renderNav(nav: HTMLElement, route: RouteMatch, store: LiveStore, info: 
   nav.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
 
+/** The game a table runs now, or that its configuration names (before its first state). */
+function currentGame(route: RouteMatch, store: LiveStore): string | undefined {
+  if (!route.def.table) return undefined;
+  const state = store.table(route.table).state;
+  return state?.mode === 'game' ? state.game : store.bridgeEntry(route.table)?.mode;
+}
+
+type Registry = typeof import('./games/registry.ts');
+
+/**
+ * The game registry, itself loaded on demand: the pages of no game (health, notices…) never download the games'
+ * summaries. Set once the first page that needs games has loaded it.
+ */
+let registry: Registry | undefined;
+
+/** The games' code the route's page needs (`RouteDef.games`), after the registry. */
+async function gamesFor(route: RouteMatch, store: LiveStore, loaded: () => void): Promise<void> {
+  if (route.def.games === undefined) return;
+  if (registry === undefined) {
+    registry = await import('./games/registry.ts');
+    registry.onGameLoaded(loaded);
+  }
+  if (route.def.games === 'all') await registry.loadAllGameUis();
+  const game = route.def.games === 'current' ? currentGame(route, store) : undefined;
+  if (game !== undefined) await registry.loadGameUi(game);
+}
+
 /** A page whose code is still loading (a chunk away): what the route shows meanwhile. */
 function loadingPage(): Page {
   return { element: h('p', { class: 'muted' }, 'Loading…'), update: () => undefined };
@@ -61,6 +88,9 @@ async function boot(): Promise<void> {
     conn.textContent = store.connected ? 'live' : 'reconnecting…';
     conn.className = `conn ${store.connected ? 'up' : 'down'}`;
     renderNav(nav, route, store, info);
+    // A game started while the page is open: its code first, then the page draws it (onGameLoaded).
+    const game = route.def.games === 'current' ? currentGame(route, store) : undefined;
+    if (game !== undefined && registry?.gameUi(game) === undefined) void registry?.loadGameUi(game);
     page.update();
   };
   const schedule = (): void => {
@@ -78,7 +108,7 @@ async function boot(): Promise<void> {
     const [make] = await Promise.all([wanted.def.load().catch((error: unknown) => {
       console.error('page failed to load', error);
       return () => ({ element: h('p', { role: 'alert' }, 'This page could not be loaded: reload to try again.'), update: () => undefined });
-    }), store.whenSynced(4000)]);
+    }), store.whenSynced(4000).then(async () => gamesFor(wanted, store, schedule))]);
     if (wanted !== route) return;
     page.destroy?.();
     page = make({ store, info, table: wanted.table, args: wanted.args });

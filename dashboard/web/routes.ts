@@ -32,6 +32,11 @@ export interface RouteDef {
   /** The page's part of the window title ("Health" → "Health — Table 1 — zaptable"). */
   readonly title: (f: RouteFacts) => string;
   readonly load: () => Promise<PageMaker>;
+  /**
+   * The games' code the page needs (`games/registry.ts`), loaded before it mounts: the table's current game
+   * (`'current'`: a game page), or every game (`'all'`: a page that may start or show any game). Default none.
+   */
+  readonly games?: 'current' | 'all';
 }
 
 /** `#/`: every table. Also where an unknown `#/…` leads. */
@@ -42,12 +47,12 @@ const OVERVIEW: RouteDef = {
 export const ROUTES: readonly RouteDef[] = [
   OVERVIEW,
   { path: 'config', table: false, nav: () => 'Configuration', title: () => 'Configuration', load: async () => import('./pages/config.ts').then((m) => (ctx) => new m.ConfigPage(ctx)) },
-  { path: '', table: true, nav: (f) => f.name, title: (f) => (f.buzzer ? 'Big screen' : 'Game'), load: async () => import('./pages/game-route.ts').then((m) => (ctx) => new m.GamePage(ctx)) },
+  { path: '', table: true, games: 'current', nav: (f) => f.name, title: (f) => (f.buzzer ? 'Big screen' : 'Game'), load: async () => import('./pages/game-route.ts').then((m) => (ctx) => new m.GamePage(ctx)) },
   { path: 'health', table: true, nav: () => 'Health', title: () => 'Health', load: async () => import('./pages/health.ts').then((m) => (ctx) => new m.HealthPage(ctx)) },
   { path: 'station', table: true, nav: () => null, title: (f) => `Station ${f.args[0] ?? '?'}`, load: async () => import('./pages/station.ts').then((m) => (ctx) => new m.StationPage(ctx)) },
   { path: 'notices', table: true, nav: () => 'Notices', title: () => 'Notices', load: async () => import('./pages/notices.ts').then((m) => (ctx) => new m.NoticesPage(ctx)) },
-  { path: 'referee', table: true, aliases: ['host'], nav: (f) => (f.buzzer ? 'Host' : 'Referee'), title: (f) => (f.buzzer ? 'Host' : 'Referee'), load: async () => import('./pages/referee-route.ts').then((m) => (ctx) => new m.RefereeRoute(ctx)) },
-  { path: 'simulator', table: true, nav: (f) => (f.simulated ? 'Simulator' : null), title: () => 'Simulator', load: async () => import('./pages/simulator.ts').then((m) => (ctx) => new m.SimulatorPage(ctx)) },
+  { path: 'referee', table: true, games: 'all', aliases: ['host'], nav: (f) => (f.buzzer ? 'Host' : 'Referee'), title: (f) => (f.buzzer ? 'Host' : 'Referee'), load: async () => import('./pages/referee-route.ts').then((m) => (ctx) => new m.RefereeRoute(ctx)) },
+  { path: 'simulator', table: true, games: 'all', nav: (f) => (f.simulated ? 'Simulator' : null), title: () => 'Simulator', load: async () => import('./pages/simulator.ts').then((m) => (ctx) => new m.SimulatorPage(ctx)) },
 ];
 
 /** A parsed `#/…`: the route, its table ('' for a page of no table) and the parts after the route's path. */

@@ -19,18 +19,20 @@ export class GamePage implements Page {
   update(): void {
     const t = this.ctx.store.table(this.ctx.table);
     const state = t.state;
-    const kind = state === undefined ? 'none' : state.mode === 'game' ? state.game : state.mode;
+    // A game whose code is still on its way is another kind: the page is built again once it is here.
+    const loading = state?.mode === 'game' && gameUi(state.game) === undefined ? ':loading' : '';
+    const kind = state === undefined ? 'none' : state.mode === 'game' ? `${state.game}${loading}` : state.mode;
     if (kind !== this.kind) {
       this.kind = kind;
       this.inner?.destroy?.();
-      const ui = kind === 'buzzer' ? undefined : gameUi(kind);
+      const ui = state?.mode === 'game' ? gameUi(state.game) : undefined;
       this.inner = kind === 'buzzer' ? new BuzzerPage(this.ctx) : ui?.page(this.ctx);
       // Every page has one <h1>: the game pages' is the table's name (the buzzer screen has its own).
       const name = this.ctx.store.bridgeEntry(this.ctx.table)?.name ?? this.ctx.table;
       const title = ui === undefined ? null : h('h1', { class: 'game-title' }, name);
       replace(this.element, title, this.inner?.element ?? h('div', { class: 'panel' },
         h('h1', {}, this.ctx.table), statusBadge(t.status),
-        h('p', { 'data-testid': 'no-game' }, kind === 'none' ? 'Waiting for the table\'s state…' : 'No game is running.'),
+        h('p', { 'data-testid': 'no-game' }, kind === 'none' ? 'Waiting for the table\'s state…' : loading === '' ? 'No game is running.' : 'Loading the game…'),
         h('p', {}, h('a', { href: `#/table/${encodeURIComponent(this.ctx.table)}/referee` }, 'Start one on the referee page'))));
     }
     this.inner?.update();

@@ -5,7 +5,7 @@
 import { statusBadge } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { OverviewLine } from '../games/game-ui.ts';
-import { gameUi } from '../games/registry.ts';
+import { gameSummary } from '../games/registry.ts';
 import type { LiveStore, TableData } from '../live-client.ts';
 import { namesOf, type NameOf } from '../names.ts';
 import type { BuzzerView } from '../types.ts';
@@ -31,7 +31,7 @@ function gameLine(t: TableData, nameOf: NameOf): OverviewLine {
   if (state.mode === 'buzzer') return buzzerLine(state.buzzer);
   if (state.mode !== 'game') return { game: 'no game', players: '—', phase: 'idle' };
   // Each game says its own lines (games/<id>/); a game this dashboard does not know is named by its id.
-  const ui = gameUi(state.game);
+  const ui = gameSummary(state.game);
   return ui === undefined ? { game: state.game, players: '—', phase: 'not shown by this dashboard' } : ui.overview(state.view, nameOf);
 }
 
@@ -42,7 +42,7 @@ function gameLine(t: TableData, nameOf: NameOf): OverviewLine {
 function miniBoard(t: TableData, nameOf: NameOf): HTMLElement | null {
   const state = t.state;
   if (state?.mode === 'buzzer') return null;
-  const picture = state?.mode === 'game' ? gameUi(state.game)?.miniBoard?.(state.view, nameOf) ?? null : null;
+  const picture = state?.mode === 'game' ? gameSummary(state.game)?.miniBoard?.(state.view, nameOf) ?? null : null;
   return h('div', { class: 'mini-host', 'data-testid': 'mini-board' }, picture);
 }
 
