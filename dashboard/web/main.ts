@@ -108,7 +108,10 @@ async function boot(): Promise<void> {
     const [make] = await Promise.all([wanted.def.load().catch((error: unknown) => {
       console.error('page failed to load', error);
       return () => ({ element: h('p', { role: 'alert' }, 'This page could not be loaded: reload to try again.'), update: () => undefined });
-    }), store.whenSynced(4000).then(async () => gamesFor(wanted, store, schedule))]);
+    }), store.whenSynced(4000).then(async () => gamesFor(wanted, store, schedule)).catch((error: unknown) => {
+      // Without a game's code the page says it has no page for that game; a reload tries again.
+      console.error('game code failed to load', error);
+    })]);
     if (wanted !== route) return;
     page.destroy?.();
     page = make({ store, info, table: wanted.table, args: wanted.args });
