@@ -9,8 +9,11 @@ import websocket from '@fastify/websocket';
 import type { TransportLogger } from '../../controller/transport/logger.ts';
 import { buildAssets, type Assets } from './assets.ts';
 import { DashboardError, errorBody } from './errors.ts';
+import { TableHistory } from './history.ts';
 import { registerLive, type LiveStats } from './live.ts';
 import { MqttHub } from './mqtt-hub.ts';
+import { configRoutes } from './routes/config.ts';
+import { historyRoutes } from './routes/history.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { requestRoutes } from './routes/requests.ts';
 import { tableRoutes } from './routes/tables.ts';
@@ -37,6 +40,11 @@ export interface DashboardOptions {
   readonly hub?: MqttHub;
   /** Prebuilt assets (tests build them once per file). */
   readonly assets?: Assets;
+  /**
+   * The controller's validated configuration with its secrets already masked (`maskSecrets`), for the
+   * configuration page (`GET /api/config`, token only). Without it the page says it is not available.
+   */
+  readonly config?: unknown;
   /** Filled with the live counters once the plugin is registered (benchmark, tests). */
   readonly liveStats?: (stats: LiveStats) => void;
 }
@@ -100,6 +108,13 @@ export const dashboardApp: FastifyPluginAsync<DashboardOptions> = async (app, op
       await hub.stop();
     });
   }
+  // Notices and station health over time, kept from now on (the notices and station pages).
+  const history = new TableHistory(hub);
+  const historySince = Date.now();
+  app.addHook('onClose', async () => {
+    history.stop();
+    await Promise.resolve();
+  });
   const assets = options.assets ?? await buildAssets();
   app.log.debug({ ms: Math.round(assets.buildMs) }, 'dashboard assets bundled');
 
@@ -123,4 +138,6 @@ export const dashboardApp: FastifyPluginAsync<DashboardOptions> = async (app, op
   await app.register(pageRoutes, { assets });
   await app.register(tableRoutes, { hub, simulated: options.simulated ?? false });
   await app.register(requestRoutes, { hub, token: options.token });
+  await app.register(historyRoutes, { hub, history, since: historySince });
+  await app.register(configRoutes, { config: options.config, token: options.token });
 };

@@ -1,7 +1,10 @@
 /**
  * The browser code, bundled once at start-up with esbuild into memory (nothing is written to disk): the
- * page's script `dashboard/web/main.ts` and its stylesheet (`style.css` with uPlot's CSS). Asset names carry
- * a content hash, so they are served as immutable; the HTML page that names them is never cached.
+ * router `dashboard/web/main.ts` and its stylesheet (`style.css` with uPlot's CSS, plus the CSS the games
+ * import). The script is split by route (esbuild `splitting`, ES modules): `main` holds the router and the live
+ * store, and each page of `web/routes.ts` is a chunk of its own, loaded by `import()` when its route opens, with
+ * shared code in shared chunks — a phone opening the overview does not download the health page's uPlot.
+ * Asset names carry a content hash, so they are served as immutable; the HTML page that names them is never cached.
  *
  * Every file is compressed here too, once (gzip level 9 and brotli), so a phone on a slow Wi-Fi link loads
  * about a third of the bytes and the Pi spends nothing per request (`routes/pages.ts` picks the encoding).
@@ -12,7 +15,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 
 /** One bundled file served at `/assets/<name>`. */
 export interface Asset {
@@ -51,6 +54,11 @@ export interface Assets {
   readonly files: ReadonlyMap<string, Asset>;
   /** How long the bundle took, ms (logged at start-up). */
   readonly buildMs: number;
+  /**
+   * What each page downloads, by its module (`pages/health.ts`; `main.ts` is the router every page loads): the
+   * script files, every one of them, whose figures `node tools/dashboard-download.mjs` prints (README).
+   */
+  readonly pages: ReadonlyMap<string, readonly string[]>;
 }
 
 const WEB = projectFile('dashboard', 'web');
@@ -65,25 +73,59 @@ export async function buildAssets(options: { readonly minify?: boolean } = {}): 
   const result = await build({
     entryPoints: { main: path.join(WEB, 'main.ts'), style: path.join(WEB, 'style.css') },
     bundle: true,
+    splitting: true,
     write: false,
+    metafile: true,
     format: 'esm',
     target: ['es2022', 'chrome100', 'safari15', 'firefox100'],
     platform: 'browser',
     minify: options.minify ?? true,
     sourcemap: false,
     outdir: '/virtual',
+    // esbuild's hash covers a file's content and the names of what it imports: a new build has new names.
+    entryNames: '[name].[hash]',
+    chunkNames: 'chunk.[hash]',
     logLevel: 'silent',
     loader: { '.json': 'json' },
     legalComments: 'none',
   });
-  const js = result.outputFiles.filter((f) => f.path.endsWith('.js')).map((f) => Buffer.from(f.contents));
-  // One stylesheet: ours, which @imports uPlot's.
-  const css = result.outputFiles.filter((f) => f.path.endsWith('.css')).map((f) => Buffer.from(f.contents));
-  const script = await compressed(hashed('main', 'js', Buffer.concat(js)), 'text/javascript; charset=utf-8', Buffer.concat(js));
-  const style = await compressed(hashed('style', 'css', Buffer.concat(css)), 'text/css; charset=utf-8', Buffer.concat(css));
-  const files = new Map<string, Asset>([[script.name, script], [style.name, style]]);
+  const files = new Map<string, Asset>();
+  for (const f of result.outputFiles.filter((o) => o.path.endsWith('.js'))) {
+    const name = path.basename(f.path);
+    files.set(name, await compressed(name, 'text/javascript; charset=utf-8', Buffer.from(f.contents)));
+  }
+  const main = [...files.keys()].find((n) => n.startsWith('main.'));
+  if (main === undefined) throw new Error('esbuild produced no main script');
+  // One stylesheet: ours (which @imports uPlot's), then what the games' chunks import.
+  const css = Buffer.concat(result.outputFiles.filter((f) => f.path.endsWith('.css'))
+    .sort((a, b) => Number(b.path.includes('/style.')) - Number(a.path.includes('/style.'))).map((f) => Buffer.from(f.contents)));
+  const style = await compressed(hashed('style', 'css', css), 'text/css; charset=utf-8', css);
+  files.set(style.name, style);
   const template = await readFile(path.join(WEB, 'index.html'), 'utf8');
-  const html = template.replace('%SCRIPT%', `/assets/${script.name}`).replace('%STYLE%', `/assets/${style.name}`);
+  const html = template.replace('%SCRIPT%', `/assets/${main}`).replace('%STYLE%', `/assets/${style.name}`);
   const { name: _n, ...page } = await compressed('index.html', 'text/html; charset=utf-8', Buffer.from(html, 'utf8'));
-  return { html, page, files, buildMs: performance.now() - started };
+  return { html, page, files, buildMs: performance.now() - started, pages: pageScripts(result.metafile, main) };
+}
+
+/**
+ * Each page module's scripts: the router and what it imports statically, then the page's chunk and what that
+ * imports statically (a shared chunk the router already loaded is counted once).
+ */
+function pageScripts(metafile: Metafile, main: string): Map<string, string[]> {
+  const byName = new Map(Object.entries(metafile.outputs).map(([file, out]) => [path.basename(file), out]));
+  const closure = (name: string, into: Set<string>): Set<string> => {
+    if (into.has(name)) return into;
+    into.add(name);
+    for (const i of byName.get(name)?.imports ?? []) if (i.kind === 'import-statement') closure(path.basename(i.path), into);
+    return into;
+  };
+  const router = closure(main, new Set());
+  const pages = new Map<string, string[]>([['main.ts', [...router]]]);
+  for (const [name, out] of byName) {
+    const entry = out.entryPoint;
+    if (entry === undefined || !name.endsWith('.js') || name === main) continue;
+    const module = path.relative(WEB, path.resolve(entry)).split(path.sep).join('/');
+    pages.set(module, [...closure(name, new Set(router))]);
+  }
+  return pages;
 }

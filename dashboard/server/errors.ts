@@ -10,6 +10,8 @@ export const DASHBOARD_ERRORS = {
   TABLE_NOT_FOUND: { statusCode: 404, message: 'no such table on this broker' },
   UNKNOWN_REQUEST: { statusCode: 404, message: 'no request of that name (docs/mqtt.md lists them)' },
   NOT_FOUND: { statusCode: 404, message: 'no such route' },
+  STATION_NOT_FOUND: { statusCode: 404, message: 'no health received from that station since the dashboard started' },
+  CONFIG_UNAVAILABLE: { statusCode: 404, message: 'this dashboard was started without the controller\'s configuration (`zaptable start` and `zaptable dashboard` pass it)' },
   BAD_REQUEST: { statusCode: 400, message: 'the request does not match its schema' },
   REQUEST_TIMEOUT: { statusCode: 504, message: 'the table did not answer in time; the outcome is unknown: watch its state' },
   MQTT_UNAVAILABLE: { statusCode: 503, message: 'the dashboard is not connected to the MQTT broker' },

@@ -138,6 +138,8 @@ export function registerLive(app: FastifyInstance, options: LiveOptions): LiveSt
       stats.viewers = viewers.size;
     });
     for (const message of hub.snapshot(viewer.tables, options.snapshotEvents ?? 30)) send(viewer, message.frame);
+    // The snapshot is complete: the page mounts now, with its data, instead of growing under the reader (layout shift).
+    send(viewer, Buffer.from(JSON.stringify({ topic: `${hub.topics.base}/$snapshot`, payload: 'end' }), 'utf8'));
   });
 
   return stats;

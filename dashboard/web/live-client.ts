@@ -37,6 +37,9 @@ export class LiveStore {
   bridge: readonly BridgeTable[] = [];
   bridgeStatus: StateStatus = 'unknown';
   connected = false;
+  /** The first snapshot has arrived whole (the server's `<base>/$snapshot` marker follows it). */
+  synced = false;
+  private readonly syncWaiters: (() => void)[] = [];
   private socket: WebSocket | undefined;
   private readonly listeners = new Set<(topicTable: string | undefined) => void>();
   private retryMs = 500;
@@ -100,6 +103,21 @@ export class LiveStore {
     });
   }
 
+  /**
+   * Resolves once the first snapshot is in, or after `maxMs` (a slow or absent connection): a page mounted then
+   * is drawn with its data, not grown under the reader as the snapshot arrives.
+   */
+  async whenSynced(maxMs: number): Promise<void> {
+    if (this.synced) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, maxMs);
+      this.syncWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   private emit(table: string | undefined): void {
     for (const l of this.listeners) l(table);
   }
@@ -115,6 +133,12 @@ export class LiveStore {
     const levels = envelope.topic.slice(this.base.length + 1).split('/');
     const [first, second, third] = levels;
     const payload = envelope.payload;
+    if (first === '$snapshot') {
+      this.synced = true;
+      for (const wake of this.syncWaiters.splice(0)) wake();
+      this.emit(undefined);
+      return;
+    }
     if (first === 'bridge') {
       if (second === 'tables') {
         const tables = (payload as { tables?: unknown } | null)?.tables;

@@ -1,140 +1,76 @@
 /**
- * The dashboard page: reads `/api/info`, opens the live stream and routes by the URL hash:
- *   #/                       overview of every table
- *   #/table/<id>             the game (its page from games/registry.ts, whatever the table runs), or the buzzer big screen
- *   #/table/<id>/health      station health and pad weights
- *   #/table/<id>/referee     referee controls (a buzzer table: the host's controls; also #/table/<id>/host)
- *   #/table/<id>/simulator   simulator panel (simulated tables)
- * Pages re-render from the store at most once per animation frame.
+ * The dashboard page: reads `/api/info`, opens the live stream and routes by the URL hash. The routes, their
+ * nav links and titles are listed in `routes.ts` (one line per page); each page's code is loaded by `import()`
+ * when its route first opens. Pages re-render from the store at most once per animation frame.
  */
 import { h, replace } from './dom.ts';
 import { LiveStore } from './live-client.ts';
-import type { DashboardInfo, Page, PageContext } from './page.ts';
-import { BuzzerPage } from './pages/buzzer.ts';
-import { BuzzerHostPage } from './pages/buzzer-host.ts';
-import { HealthPage } from './pages/health.ts';
-import { OverviewPage } from './pages/overview.ts';
-import { RefereePage } from './pages/referee.ts';
-import { SimulatorPage } from './pages/simulator.ts';
-import { gameUi } from './games/registry.ts';
-import { statusBadge } from './common.ts';
+import type { DashboardInfo, Page } from './page.ts';
+import { parseRoute, ROUTES, routeHref, type RouteFacts, type RouteMatch } from './routes.ts';
 
-type Route =
-  | { readonly page: 'overview' }
-  | { readonly page: 'game' | 'health' | 'referee' | 'simulator'; readonly table: string };
-
-function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '').map(decodeURIComponent);
-  if (parts[0] === 'table' && parts[1] !== undefined) {
-    const sub = parts[2];
-    if (sub === 'health' || sub === 'referee' || sub === 'simulator') return { page: sub, table: parts[1] };
-    if (sub === 'host') return { page: 'referee', table: parts[1] };
-    return { page: 'game', table: parts[1] };
-  }
-  return { page: 'overview' };
+function factsOf(route: RouteMatch, store: LiveStore, info: DashboardInfo): RouteFacts {
+  // A page of no table asks for none (`store.table('')` would list a nameless table on the overview).
+  if (!route.def.table) return { name: '', buzzer: false, simulated: info.simulated, args: route.args };
+  const bridge = store.bridgeEntry(route.table);
+  return {
+    name: bridge?.name ?? route.table,
+    buzzer: bridge?.mode === 'buzzer' || store.table(route.table).state?.mode === 'buzzer',
+    simulated: bridge?.simulated ?? info.simulated,
+    args: route.args,
+  };
 }
-
-/** The game page switches between the games' pages (games/registry.ts), the buzzer big screen and "no game" as the table's state changes. */
-class GamePage implements Page {
-  readonly element = h('div', { class: 'game-host' });
-  private inner: Page | undefined;
-  private kind = '';
-
-  constructor(private readonly ctx: PageContext) {}
-
-  update(): void {
-    const t = this.ctx.store.table(this.ctx.table);
-    const state = t.state;
-    const kind = state === undefined ? 'none' : state.mode === 'game' ? state.game : state.mode;
-    if (kind !== this.kind) {
-      this.kind = kind;
-      this.inner?.destroy?.();
-      const ui = kind === 'buzzer' ? undefined : gameUi(kind);
-      this.inner = kind === 'buzzer' ? new BuzzerPage(this.ctx) : ui?.page(this.ctx);
-      // Every page has one <h1>: the game pages' is the table's name (the buzzer screen has its own).
-      const name = this.ctx.store.bridgeEntry(this.ctx.table)?.name ?? this.ctx.table;
-      const title = ui === undefined ? null : h('h1', { class: 'game-title' }, name);
-      replace(this.element, title, this.inner?.element ?? h('div', { class: 'panel' },
-        h('h1', {}, this.ctx.table), statusBadge(t.status),
-        h('p', { 'data-testid': 'no-game' }, kind === 'none' ? 'Waiting for the table\'s state…' : 'No game is running.'),
-        h('p', {}, h('a', { href: `#/table/${encodeURIComponent(this.ctx.table)}/referee` }, 'Start one on the referee page'))));
-    }
-    this.inner?.update();
-  }
-
-  destroy(): void {
-    this.inner?.destroy?.();
-  }
-}
-
-/** The referee route: the host's controls on a buzzer table, the game referee page otherwise. */
-class RefereeRoute implements Page {
-  readonly element = h('div', { class: 'referee-host' });
-  private inner: Page | undefined;
-  private kind = '';
-
-  constructor(private readonly ctx: PageContext) {}
-
-  update(): void {
-    const state = this.ctx.store.table(this.ctx.table).state;
-    const bridgeMode = this.ctx.store.bridgeEntry(this.ctx.table)?.mode;
-    const buzzer = state === undefined ? bridgeMode === 'buzzer' : state.mode === 'buzzer';
-    const kind = state === undefined && bridgeMode === undefined ? 'none' : buzzer ? 'buzzer' : 'game';
-    if (kind !== this.kind) {
-      this.kind = kind;
-      this.inner?.destroy?.();
-      this.inner = kind === 'buzzer' ? new BuzzerHostPage(this.ctx) : kind === 'game' ? new RefereePage(this.ctx) : undefined;
-      replace(this.element, this.inner?.element ?? h('p', { class: 'muted' }, 'Waiting for the table\'s state…'));
-    }
-    this.inner?.update();
-  }
-
-  destroy(): void {
-    this.inner?.destroy?.();
-  }
-}
-
-function makePage(route: Route, store: LiveStore, info: DashboardInfo): Page {
-  if (route.page === 'overview') return new OverviewPage(store);
-  const ctx: PageContext = { store, info, table: route.table };
-  switch (route.page) {
-    case 'game': return new GamePage(ctx);
-    case 'health': return new HealthPage(ctx);
-    case 'referee': return new RefereeRoute(ctx);
-    case 'simulator': return new SimulatorPage(ctx);
-  }
-}
-
-const PAGE_NAME: Readonly<Record<Route['page'], string>> = {
-  overview: 'Overview', game: 'Game', health: 'Health', referee: 'Referee', simulator: 'Simulator',
-};
 
 /**
  * The nav and the window title. Both are written only when they change: a live update must not rebuild the
  * links (it would drop the keyboard focus on one) nor re-announce the title.
  */
-function renderNav(nav: HTMLElement, route: Route, store: LiveStore, info: DashboardInfo): void {
-  const links: [Route['page'], string, string][] = [['overview', '#/', 'Overview']];
-  let title = 'Tables — zaptable';
-  if (route.page !== 'overview') {
-    const id = encodeURIComponent(route.table);
-    const bridge = store.bridgeEntry(route.table);
-    const simulated = bridge?.simulated ?? info.simulated;
-    const name = bridge?.name ?? route.table;
-    const buzzer = bridge?.mode === 'buzzer' || store.table(route.table).state?.mode === 'buzzer';
-    links.push(['game', `#/table/${id}`, name], ['health', `#/table/${id}/health`, 'Health'],
-      ['referee', `#/table/${id}/referee`, buzzer ? 'Host' : 'Referee']);
-    if (simulated) links.push(['simulator', `#/table/${id}/simulator`, 'Simulator']);
-    const page = route.page === 'referee' && buzzer ? 'Host' : route.page === 'game' ? (buzzer ? 'Big screen' : 'Game') : PAGE_NAME[route.page];
-    title = `${page} — ${name} — zaptable`;
-  }
+function renderNav(nav: HTMLElement, route: RouteMatch, store: LiveStore, info: DashboardInfo): void {
+  const facts = factsOf(route, store, info);
+  const shown = ROUTES.filter((r) => !r.table || route.def.table);
+  const links = shown.flatMap((r) => {
+    const label = r.nav(facts);
+    return label === null ? [] : [{ r, label, href: r.table ? routeHref(r.path, route.table) : routeHref(r.path) }];
+  });
+  const title = route.def.table ? `${route.def.title(facts)} — ${facts.name} — zaptable` : `${route.def.title(facts)} — zaptable`;
   if (document.title !== title) document.title = title;
-  const key = JSON.stringify([links, route.page]);
+  const key = JSON.stringify([links.map((l) => [l.href, l.label]), ROUTES.indexOf(route.def)]);
   if (nav.dataset.key === key) return;
   nav.dataset.key = key;
-  replace(nav, links.map(([page, href, label]) => h('a', { href, 'aria-current': page === route.page ? 'page' : null }, label)));
+  replace(nav, links.map((l) => h('a', { href: l.href, 'aria-current': l.r === route.def ? 'page' : null }, l.label)));
   // On a phone the links are one row that scrolls sideways: show the current one.
   nav.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
+/** The game a table runs now, or that its configuration names (before its first state). */
+function currentGame(route: RouteMatch, store: LiveStore): string | undefined {
+  if (!route.def.table) return undefined;
+  const state = store.table(route.table).state;
+  return state?.mode === 'game' ? state.game : store.bridgeEntry(route.table)?.mode;
+}
+
+type Registry = typeof import('./games/registry.ts');
+
+/**
+ * The game registry, itself loaded on demand: the pages of no game (health, notices…) never download the games'
+ * summaries. Set once the first page that needs games has loaded it.
+ */
+let registry: Registry | undefined;
+
+/** The games' code the route's page needs (`RouteDef.games`), after the registry. */
+async function gamesFor(route: RouteMatch, store: LiveStore, loaded: () => void): Promise<void> {
+  if (route.def.games === undefined) return;
+  if (registry === undefined) {
+    registry = await import('./games/registry.ts');
+    registry.onGameLoaded(loaded);
+  }
+  if (route.def.games === 'all') await registry.loadAllGameUis();
+  const game = route.def.games === 'current' ? currentGame(route, store) : undefined;
+  if (game !== undefined) await registry.loadGameUi(game);
+}
+
+/** A page whose code is still loading (a chunk away): what the route shows meanwhile. */
+function loadingPage(): Page {
+  return { element: h('p', { class: 'muted' }, 'Loading…'), update: () => undefined };
 }
 
 async function boot(): Promise<void> {
@@ -145,13 +81,16 @@ async function boot(): Promise<void> {
   const nav = document.getElementById('nav') as HTMLElement;
   const conn = document.getElementById('conn') as HTMLElement;
   let route = parseRoute(location.hash);
-  let page = makePage(route, store, info);
+  let page = loadingPage();
   let scheduled = false;
   const render = (): void => {
     scheduled = false;
     conn.textContent = store.connected ? 'live' : 'reconnecting…';
     conn.className = `conn ${store.connected ? 'up' : 'down'}`;
     renderNav(nav, route, store, info);
+    // A game started while the page is open: its code first, then the page draws it (onGameLoaded).
+    const game = route.def.games === 'current' ? currentGame(route, store) : undefined;
+    if (game !== undefined && registry?.gameUi(game) === undefined) void registry?.loadGameUi(game);
     page.update();
   };
   const schedule = (): void => {
@@ -159,20 +98,37 @@ async function boot(): Promise<void> {
     scheduled = true;
     requestAnimationFrame(render);
   };
-  replace(main, page.element);
-  window.addEventListener('hashchange', () => {
+  /**
+   * Opens the route's page once its chunk is loaded and the live snapshot is in (a later hash change wins over
+   * a slow chunk). Until then the page says "Loading…": it is replaced whole, which moves nothing that was there.
+   */
+  const open = async (wanted: RouteMatch, focus: boolean): Promise<void> => {
+    // The page's code and the live snapshot arrive together; at most 4 s for the snapshot (a slow broker):
+    // the page then starts with what there is.
+    const [make] = await Promise.all([wanted.def.load().catch((error: unknown) => {
+      console.error('page failed to load', error);
+      return () => ({ element: h('p', { role: 'alert' }, 'This page could not be loaded: reload to try again.'), update: () => undefined });
+    }), store.whenSynced(4000).then(async () => gamesFor(wanted, store, schedule)).catch((error: unknown) => {
+      // Without a game's code the page says it has no page for that game; a reload tries again.
+      console.error('game code failed to load', error);
+    })]);
+    if (wanted !== route) return;
     page.destroy?.();
-    route = parseRoute(location.hash);
-    page = makePage(route, store, info);
+    page = make({ store, info, table: wanted.table, args: wanted.args });
     replace(main, page.element);
     render();
-    main.focus({ preventScroll: true });
+    if (focus) main.focus({ preventScroll: true });
+  };
+  window.addEventListener('hashchange', () => {
+    route = parseRoute(location.hash);
+    void open(route, true);
   });
   store.onChange((table) => {
-    if (table === undefined || route.page === 'overview' || route.table === table) schedule();
+    if (table === undefined || !route.def.table || route.table === table) schedule();
   });
   store.connect();
   render();
+  await open(route, false);
 }
 
 void boot();

@@ -9,8 +9,10 @@ export interface DashboardInfo {
 export interface PageContext {
   readonly store: LiveStore;
   readonly info: DashboardInfo;
-  /** The table of a table page. */
+  /** The table of a table page ('' on a page of no table). */
   readonly table: string;
+  /** The route's parts after its own path (`#/table/t1/station/seat-1` → `['seat-1']`; routes.ts). */
+  readonly args?: readonly string[];
 }
 
 export interface Page {

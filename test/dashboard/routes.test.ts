@@ -184,7 +184,9 @@ describe('pages and headers', () => {
     expect(r.headers['x-content-type-options']).toBe('nosniff');
     expect(r.headers['referrer-policy']).toBe('no-referrer');
     expect(r.headers['cache-control']).toBe('no-cache');
-    const script = /src="(\/assets\/main\.[0-9a-f]+\.js)"/.exec(r.body)?.[1];
+    // A description for search results and link previews (issue 20, item 8).
+    expect(r.body).toMatch(/<meta name="description" content="zaptable live: [^"]{40,}">/);
+    const script = /src="(\/assets\/main\.[0-9A-Z]+\.js)"/.exec(r.body)?.[1];
     expect(script).toBeDefined();
     const asset = await app.inject({ url: script ?? '' });
     expect(asset.statusCode).toBe(200);

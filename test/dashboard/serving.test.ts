@@ -40,6 +40,35 @@ const script = (): string => {
   return `/assets/${name}`;
 };
 
+describe('the script split by route', () => {
+  const text = (name: string): string => assets.files.get(name)?.body.toString('utf8') ?? '';
+  const download = (module: string): string => (assets.pages.get(module) ?? []).map(text).join('\n');
+
+  it('gives every page its own chunk, and the overview none of the health page\'s uPlot nor the games\' pages', () => {
+    for (const module of ['pages/overview.ts', 'pages/health.ts', 'pages/notices.ts', 'pages/station.ts', 'pages/config.ts',
+      'pages/game-route.ts', 'pages/referee-route.ts', 'pages/simulator.ts', 'games/registry.ts']) {
+      expect(assets.pages.get(module), module).toBeDefined();
+    }
+    // A class name uPlot gives its plot area (kept by the minifier: a string).
+    const uplot = 'u-over';
+    expect(download('pages/health.ts')).toContain(uplot);
+    expect(download('pages/overview.ts')).not.toContain(uplot);
+    expect(download('pages/overview.ts').length).toBeLessThan(download('pages/health.ts').length);
+    const router = assets.pages.get('main.ts') ?? [];
+    // The router loads no page: each page's chunk is one the router does not.
+    for (const [module, names] of assets.pages) {
+      if (module !== 'main.ts') expect(names.some((n) => !router.includes(n)), module).toBe(true);
+    }
+  });
+
+  it('serves every chunk the pages load', async () => {
+    for (const name of new Set([...assets.pages.values()].flat())) {
+      const r = await app.inject({ url: `/assets/${name}` });
+      expect([name, r.statusCode]).toEqual([name, 200]);
+    }
+  });
+});
+
 describe('compressed assets', () => {
   it('serves the script gzipped to a browser that accepts gzip, and it unpacks to the same bytes', async () => {
     const plain = await app.inject({ method: 'GET', url: script() });

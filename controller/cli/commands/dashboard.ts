@@ -4,7 +4,7 @@
  * (`mqtt.*`), the dashboard's identity (`dashboard.mqtt`), its token and address (`dashboard.*`). The passwords
  * and the token must be set (file or environment): ones generated for this run would not match the broker's.
  */
-import { loadConfig, formatConfigError } from '../../config/index.ts';
+import { loadConfig, formatConfigError, maskSecrets } from '../../config/index.ts';
 import { startDashboard } from '../../../dashboard/server/server.ts';
 import { intOption, parse } from '../args.ts';
 import type { Output } from '../output.ts';
@@ -69,6 +69,7 @@ export async function dashboardCommand(
     port: intOption(values.port, 'port', config.dashboard.port, 1, 65_535),
     token,
     simulated: config.hardware.kind === 'simulated',
+    config: maskSecrets(config),
     mqtt: { url, username: config.dashboard.mqtt.username, password: config.dashboard.mqtt.password ?? '', baseTopic: config.mqtt.baseTopic },
     logger: { level: config.log.level === 'silent' ? 'silent' : config.log.level },
   });

@@ -5,7 +5,7 @@
  */
 import { startDashboard } from '../../../dashboard/server/server.ts';
 import { ControllerApp, type DashboardStartOptions } from '../../app/controller-app.ts';
-import { formatConfigError, loadConfig, type ZaptableConfig } from '../../config/index.ts';
+import { formatConfigError, loadConfig, maskSecrets, type ZaptableConfig } from '../../config/index.ts';
 import { parse } from '../args.ts';
 import type { Output } from '../output.ts';
 
@@ -28,6 +28,8 @@ export async function dashboardFor(options: DashboardStartOptions) {
     port: config.dashboard.port,
     token: config.dashboard.token ?? '',
     simulated: options.simulated,
+    // The configuration page's (token only); its secrets never reach the dashboard.
+    config: maskSecrets(config),
     mqtt: {
       url: options.brokerUrl, username: config.dashboard.mqtt.username, password: config.dashboard.mqtt.password ?? '',
       baseTopic: config.mqtt.baseTopic,

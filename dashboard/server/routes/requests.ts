@@ -20,21 +20,21 @@ export interface RequestRoutesOptions {
   readonly token: string;
 }
 
-const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+export const tokenDigest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
 /** Constant-time: both sides are hashed to equal-length digests first, so timing tells nothing of the token. */
-function tokenMatches(given: string | undefined, expected: Buffer): boolean {
-  return timingSafeEqual(digest(given ?? ''), expected) && given !== undefined && given.length > 0;
+export function tokenMatches(given: string | undefined, expected: Buffer): boolean {
+  return timingSafeEqual(tokenDigest(given ?? ''), expected) && given !== undefined && given.length > 0;
 }
 
-function bearer(header: string | undefined): string | undefined {
+export function bearer(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
   return match?.[1]?.trim();
 }
 
 export const requestRoutes: FastifyPluginAsync<RequestRoutesOptions> = async (fastify, { hub, token }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const expected = digest(token);
+  const expected = tokenDigest(token);
   app.post('/api/tables/:table/requests/*', {
     schema: {
       params: RequestRouteParams,

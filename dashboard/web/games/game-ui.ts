@@ -80,27 +80,40 @@ export interface NewGameForm {
   readonly running?: (view: unknown) => RunningGame;
 }
 
-export interface GameUi {
+/**
+ * What the dashboard knows of a game before its code is loaded (`games/<id>/summary.ts`): enough for the
+ * overview and the new-game form. Light, so the overview does not download the games' pages.
+ */
+export interface GameSummary {
   /** The engine's game id (`state.game`). */
   readonly id: string;
   /** The name people read. */
   readonly title: string;
-  /** The game page of `#/table/<id>`. */
-  readonly page: (ctx: PageContext) => Page;
   /** The overview card's game, players and phase lines, from the public view (`nameOf`: the seats' names). */
   readonly overview: (view: unknown, nameOf: NameOf) => OverviewLine;
+  /**
+   * The overview card's mini board: a small picture of the table (an SVG of a fixed size with a name in words,
+   * `mini-svg.ts`), or null when there is nothing to draw. Optional: a game without one shows its lines only.
+   */
+  readonly miniBoard?: (view: unknown, nameOf: NameOf) => SVGSVGElement | null;
+  /** The new-game form's variants (and seat colours, and how it pre-fills from the running game). */
+  readonly newGame: NewGameForm;
+}
+
+/** A game's summary with its page, simulator part and referee controls (`games/<id>/index.ts`, loaded on demand). */
+export interface GameUi extends GameSummary {
+  /** The game page of `#/table/<id>`. */
+  readonly page: (ctx: PageContext) => Page;
   /** The simulator page's seats part, while the game runs. */
   readonly simulator: (kit: SimulatorKit) => GamePart;
   /** The referee page's live controls, while the game runs. */
   readonly referee: (kit: RefereeKit) => GamePart;
-  /** The new-game form's variants (and seat colours, and how it pre-fills from the running game). */
   /**
    * The game's own events in sentences, with players by name (the referee page and every list of recent
    * events use it); events it does not know fall back to the shared sentences (common.ts). Optional: a game
    * whose events the shared sentences cover needs none.
    */
   readonly describeEvent?: (e: PublicEventJson, nameOf: NameOf) => string;
-  readonly newGame: NewGameForm;
 }
 
 export type { ControlResult };

@@ -8,6 +8,7 @@ import uPlot from 'uplot';
 import { judgeDrift, judgeOffset, judgeUncertainty, type JudgedFigure } from '../clock-figures.ts';
 import { ago, h, replace } from '../dom.ts';
 import type { PageContext } from '../page.ts';
+import { routeHref } from '../routes.ts';
 import type { StationHealth } from '../types.ts';
 
 /** The plots show the last two minutes. */
@@ -20,9 +21,10 @@ function figure(f: JudgedFigure): HTMLElement {
     f.text, f.judgement === null ? null : h('span', { class: `judge judge-${f.judgement}` }, f.judgement));
 }
 
-function row(s: StationHealth): HTMLElement {
+function row(s: StationHealth, table: string): HTMLElement {
   return h('tr', { 'data-station': s.station },
-    h('th', { scope: 'row' }, s.station),
+    // The station's own page: its health over time.
+    h('th', { scope: 'row' }, h('a', { href: routeHref('station', table, s.station) }, s.station)),
     h('td', {}, s.kind),
     h('td', {}, h('span', { class: `badge ${s.online ? 'status-online' : 'status-offline'}` }, s.online ? 'online' : 'offline')),
     h('td', {}, s.firmware === undefined ? '—' : `${s.firmware}${s.protocol === undefined ? '' : ` (p${s.protocol})`}`),
@@ -66,7 +68,7 @@ export class HealthPage {
         h('table', { class: 'stations', 'data-testid': 'stations' },
           h('thead', {}, h('tr', {}, ['station', 'kind', 'status', 'firmware', 'last seen', 'errors', 'clock offset', 'drift', 'uncertainty']
             .map((c) => h('th', { scope: 'col' }, c)))),
-          h('tbody', {}, stations.map(row))));
+          h('tbody', {}, stations.map((s) => row(s, this.ctx.table)))));
     this.tableHost.scrollLeft = scrolled;
     for (const s of stations) {
       const series = t.weights.get(s.station);

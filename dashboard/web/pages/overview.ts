@@ -5,7 +5,7 @@
 import { statusBadge } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { OverviewLine } from '../games/game-ui.ts';
-import { gameUi } from '../games/registry.ts';
+import { gameSummary } from '../games/registry.ts';
 import type { LiveStore, TableData } from '../live-client.ts';
 import { namesOf, type NameOf } from '../names.ts';
 import type { BuzzerView } from '../types.ts';
@@ -31,8 +31,19 @@ function gameLine(t: TableData, nameOf: NameOf): OverviewLine {
   if (state.mode === 'buzzer') return buzzerLine(state.buzzer);
   if (state.mode !== 'game') return { game: 'no game', players: '—', phase: 'idle' };
   // Each game says its own lines (games/<id>/); a game this dashboard does not know is named by its id.
-  const ui = gameUi(state.game);
+  const ui = gameSummary(state.game);
   return ui === undefined ? { game: state.game, players: '—', phase: 'not shown by this dashboard' } : ui.overview(state.view, nameOf);
+}
+
+/**
+ * The card's picture of the table (`GameUi.miniBoard`); its box keeps its size while there is none, so the card
+ * never grows. A buzzer table has no board: no box.
+ */
+function miniBoard(t: TableData, nameOf: NameOf): HTMLElement | null {
+  const state = t.state;
+  if (state?.mode === 'buzzer') return null;
+  const picture = state?.mode === 'game' ? gameSummary(state.game)?.miniBoard?.(state.view, nameOf) ?? null : null;
+  return h('div', { class: 'mini-host', 'data-testid': 'mini-board' }, picture);
 }
 
 export class OverviewPage {
@@ -48,12 +59,14 @@ export class OverviewPage {
           h('ul', { class: 'table-cards' }, ids.map((id) => {
             const t = this.store.table(id);
             const bridge = this.store.bridgeEntry(id);
-            const line = gameLine(t, namesOf(this.store, id));
+            const nameOf = namesOf(this.store, id);
+            const line = gameLine(t, nameOf);
             const stations = [...t.health.values()];
             return h('li', { class: `table-card state-${t.status}`, 'data-table': id },
               h('a', { href: `#/table/${encodeURIComponent(id)}`, class: 'table-link' }, h('h2', {}, bridge?.name ?? id)),
               statusBadge(t.status),
               bridge?.simulated === true ? h('span', { class: 'badge sim' }, 'simulated') : null,
+              miniBoard(t, nameOf),
               h('dl', {},
                 h('dt', {}, 'game'), h('dd', { 'data-testid': 'game' }, line.game),
                 h('dt', {}, 'players'), h('dd', { 'data-testid': 'players' }, line.players),
@@ -66,6 +79,7 @@ export class OverviewPage {
               h('nav', { class: 'card-links', 'aria-label': `${bridge?.name ?? id}: pages` },
                 h('a', { href: `#/table/${encodeURIComponent(id)}` }, t.state?.mode === 'buzzer' ? 'big screen' : 'game'), ' · ',
                 h('a', { href: `#/table/${encodeURIComponent(id)}/health` }, 'health'), ' · ',
+                h('a', { href: `#/table/${encodeURIComponent(id)}/notices` }, 'notices'), ' · ',
                 h('a', { href: `#/table/${encodeURIComponent(id)}/referee` }, t.state?.mode === 'buzzer' ? 'host' : 'referee')));
           })));
   }

@@ -24,6 +24,9 @@ export const ROUTES: readonly { readonly name: string; readonly hash: string; re
   { name: 'buzzer host', hash: `#/table/${buzzer.id}/host`, ready: '[data-testid=arm]' },
   { name: 'simulator', hash: `#/table/${zapp.id}/simulator`, ready: 'section.sim-seat' },
   { name: 'buzzer simulator', hash: `#/table/${buzzer.id}/simulator`, ready: 'section.sim-seat' },
+  { name: 'notices', hash: `#/table/${zapp.id}/notices`, ready: '[data-testid=notice-list] :is(ol, p)' },
+  { name: 'station', hash: `#/table/${zapp.id}/station/seat-1`, ready: '[data-testid=clock-chart] svg path.chart-line' },
+  { name: 'configuration', hash: '#/config', ready: '[data-testid=config-status]:not(:empty)' },
 ];
 
 export const PHONE = { width: 390, height: 844 };

@@ -11,8 +11,10 @@ import { namesOf, type NameOf } from '../../names.ts';
 import type { PageContext } from '../../page.ts';
 import type { MoveOption, ZappView } from '../../types.ts';
 
-/** The engine's id of Zapp Zerapp (`state.game`). */
-export const ZAPP_ZERAPP = 'zapp-zerapp';
+import { ZAPP_ZERAPP } from './summary.ts';
+
+// The engine's id lives with the summary (loaded without the page); re-exported for the game's other parts.
+export { ZAPP_ZERAPP };
 
 /** The running Zapp Zerapp game's public view, or undefined while the table runs something else. */
 export function zappView(ctx: PageContext): ZappView | undefined {

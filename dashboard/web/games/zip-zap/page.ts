@@ -12,8 +12,10 @@ import type { ZipZapPublicView } from '../../types.ts';
 import { cardName, SUIT } from './card-names.ts';
 import { zipWaitingFor } from './waiting.ts';
 
-/** The engine's id of Zip-Zap (`state.game`). */
-export const ZIP_ZAP = 'zip-zap';
+import { ZIP_ZAP } from './summary.ts';
+
+// The engine's id lives with the summary (loaded without the page); re-exported for the game's other parts.
+export { ZIP_ZAP };
 
 /** The running Zip-Zap game's public view, or undefined while the table runs something else. */
 export function zipView(ctx: PageContext): ZipZapPublicView | undefined {
