@@ -12,6 +12,7 @@ import { DashboardError, errorBody } from './errors.ts';
 import { registerLive, type LiveStats } from './live.ts';
 import { MqttHub } from './mqtt-hub.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { recordRoutes } from './routes/records.ts';
 import { requestRoutes } from './routes/requests.ts';
 import { tableRoutes } from './routes/tables.ts';
 
@@ -123,4 +124,5 @@ export const dashboardApp: FastifyPluginAsync<DashboardOptions> = async (app, op
   await app.register(pageRoutes, { assets });
   await app.register(tableRoutes, { hub, simulated: options.simulated ?? false });
   await app.register(requestRoutes, { hub, token: options.token });
+  await app.register(recordRoutes, { hub, token: options.token });
 };

@@ -20,14 +20,14 @@ export interface RequestRoutesOptions {
   readonly token: string;
 }
 
-const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+export const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
 /** Constant-time: both sides are hashed to equal-length digests first, so timing tells nothing of the token. */
-function tokenMatches(given: string | undefined, expected: Buffer): boolean {
+export function tokenMatches(given: string | undefined, expected: Buffer): boolean {
   return timingSafeEqual(digest(given ?? ''), expected) && given !== undefined && given.length > 0;
 }
 
-function bearer(header: string | undefined): string | undefined {
+export function bearer(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
   return match?.[1]?.trim();
 }
