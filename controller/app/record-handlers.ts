@@ -16,7 +16,9 @@ import type { ControllerTransport } from '../transport/index.ts';
 export const PAGE_BYTES = 96 * 1024;
 
 /** Items from `from` while they fit in `budget` bytes of JSON (at least one, so every page moves on). */
-export function page<T>(items: readonly T[], from: number, budget = PAGE_BYTES): { readonly items: T[]; readonly next: number | null } {
+export function page<T>(
+  items: readonly T[], from: number, budget = PAGE_BYTES,
+): { readonly items: T[]; readonly next: number | null } {
   const out: T[] = [];
   let bytes = 0;
   for (let i = from; i < items.length; i += 1) {
@@ -66,7 +68,10 @@ export function registerRecordHandlers({ transport, tables, log, records }: Reco
     const part = page(exported.actions, p.from ?? 0);
     return Promise.resolve({
       ok: true,
-      data: { game: exported.game, config: exported.config, seed: exported.seed, actions: part.items, total: exported.actions.length, next: part.next },
+      data: {
+        game: exported.game, config: exported.config, seed: exported.seed,
+        actions: part.items, total: exported.actions.length, next: part.next,
+      },
     });
   });
 }

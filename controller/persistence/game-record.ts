@@ -67,7 +67,9 @@ export class GameRecords {
   }
 
   /** The public view after `step` actions in force (0: the setup), rebuilt from the nearest checkpoint. */
-  viewAt(tableId: string, gameId: number, step: number): Result<{ readonly view: unknown; readonly step: RecordStep }, RecordErrorCode> {
+  viewAt(
+    tableId: string, gameId: number, step: number,
+  ): Result<{ readonly view: unknown; readonly step: RecordStep }, RecordErrorCode> {
     const found = this.build(tableId, gameId);
     if (!found.ok) return found;
     const { record, checkpoints, actions } = found.built;

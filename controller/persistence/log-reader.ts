@@ -44,6 +44,7 @@ export class LogReader {
   private readonly stepsOfGame: Database.Statement<[number], {
     seq: number; kind: 'action' | 'correction'; payload: string; host_us: number | null; at_wall_ms: number;
   }>;
+
   private readonly sensorsByTime: Database.Statement<[string, number, number], RawLogRow>;
   private readonly rowBySeq: Database.Statement<[number], RawLogRow>;
   private readonly tableRowsOutsideGames: Database.Statement<[string, string, number], RawLogRow>;

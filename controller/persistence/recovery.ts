@@ -69,7 +69,7 @@ export function replayGame(
     const setup = engine.setup(record.config, record.seed);
     if (!setup.ok) return reject('BAD_SETUP', `setup rejected: ${setup.code}: ${setup.message}`);
     state = setup.state;
-    visit?.({ seq: null, atWallMs: record.startedAtMs, action: null, state, events: setup.events as readonly unknown[] });
+    visit?.({ seq: null, atWallMs: record.startedAtMs, action: null, state, events: setup.events });
   } else {
     state = parseJson(snapshot.state, `snapshot ${record.id}/${snapshot.seq}`);
   }
@@ -80,7 +80,7 @@ export function replayGame(
     const outcome = engine.apply(state, parsed);
     if (!outcome.ok) return { ...reject('REPLAY_REJECTED', `action at seq ${seq}: ${outcome.code}: ${outcome.message}`), seq };
     state = outcome.state;
-    visit?.({ seq, atWallMs: times?.get(seq) ?? null, action: parsed, state, events: outcome.events as readonly unknown[] });
+    visit?.({ seq, atWallMs: times?.get(seq) ?? null, action: parsed, state, events: outcome.events });
   }
   return { ok: true, state };
 }

@@ -71,8 +71,8 @@ export class RecordRelay {
   }
 
   private seq(table: string): string {
-    const summary = this.hub.summary(table) as { readonly seq?: unknown };
-    return String(summary.seq ?? 0);
+    const { seq } = this.hub.summary(table) as { readonly seq?: unknown };
+    return typeof seq === 'number' ? String(seq) : '0';
   }
 
   private async cached(key: string, load: () => Promise<unknown>): Promise<unknown> {

@@ -5,6 +5,7 @@
  *   #/table/<id>/health      station health and pad weights
  *   #/table/<id>/referee     referee controls (a buzzer table: the host's controls; also #/table/<id>/host)
  *   #/table/<id>/simulator   simulator panel (simulated tables)
+ *   #/table/<id>/record[/<game>]  the game record from the controller's log (pages/record.ts)
  * Pages re-render from the store at most once per animation frame.
  */
 import { h, replace } from './dom.ts';
@@ -14,6 +15,7 @@ import { BuzzerPage } from './pages/buzzer.ts';
 import { BuzzerHostPage } from './pages/buzzer-host.ts';
 import { HealthPage } from './pages/health.ts';
 import { OverviewPage } from './pages/overview.ts';
+import { RecordPage } from './pages/record.ts';
 import { RefereePage } from './pages/referee.ts';
 import { SimulatorPage } from './pages/simulator.ts';
 import { gameUi } from './games/registry.ts';
@@ -21,7 +23,8 @@ import { statusBadge } from './common.ts';
 
 type Route =
   | { readonly page: 'overview' }
-  | { readonly page: 'game' | 'health' | 'referee' | 'simulator'; readonly table: string };
+  | { readonly page: 'game' | 'health' | 'referee' | 'simulator'; readonly table: string }
+  | { readonly page: 'record'; readonly table: string; readonly game?: number };
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter((p) => p !== '').map(decodeURIComponent);
@@ -29,6 +32,10 @@ function parseRoute(hash: string): Route {
     const sub = parts[2];
     if (sub === 'health' || sub === 'referee' || sub === 'simulator') return { page: sub, table: parts[1] };
     if (sub === 'host') return { page: 'referee', table: parts[1] };
+    if (sub === 'record') {
+      const game = Number(parts[3]);
+      return Number.isInteger(game) && game > 0 ? { page: 'record', table: parts[1], game } : { page: 'record', table: parts[1] };
+    }
     return { page: 'game', table: parts[1] };
   }
   return { page: 'overview' };
@@ -102,11 +109,12 @@ function makePage(route: Route, store: LiveStore, info: DashboardInfo): Page {
     case 'health': return new HealthPage(ctx);
     case 'referee': return new RefereeRoute(ctx);
     case 'simulator': return new SimulatorPage(ctx);
+    case 'record': return new RecordPage(ctx, route.game);
   }
 }
 
 const PAGE_NAME: Readonly<Record<Route['page'], string>> = {
-  overview: 'Overview', game: 'Game', health: 'Health', referee: 'Referee', simulator: 'Simulator',
+  overview: 'Overview', game: 'Game', health: 'Health', referee: 'Referee', simulator: 'Simulator', record: 'Record',
 };
 
 /**
@@ -125,6 +133,7 @@ function renderNav(nav: HTMLElement, route: Route, store: LiveStore, info: Dashb
     links.push(['game', `#/table/${id}`, name], ['health', `#/table/${id}/health`, 'Health'],
       ['referee', `#/table/${id}/referee`, buzzer ? 'Host' : 'Referee']);
     if (simulated) links.push(['simulator', `#/table/${id}/simulator`, 'Simulator']);
+    if (!buzzer) links.push(['record', `#/table/${id}/record`, 'Record']);
     const page = route.page === 'referee' && buzzer ? 'Host' : route.page === 'game' ? (buzzer ? 'Big screen' : 'Game') : PAGE_NAME[route.page];
     title = `${page} — ${name} — zaptable`;
   }

@@ -8,6 +8,7 @@ import { Killer21RefereeControls } from './referee-controls.ts';
 import { Killer21SimulatorPanel } from './simulator-panel.ts';
 import { describeK21Event, overviewLine, type Killer21PublicView } from './text.ts';
 import './killer-21.css';
+import { k21RecordUi } from './record.ts';
 
 export const killer21Ui: GameUi = {
   id: 'killer-21',
@@ -17,5 +18,6 @@ export const killer21Ui: GameUi = {
   describeEvent: describeK21Event,
   simulator: (kit) => new Killer21SimulatorPanel(kit),
   referee: (kit) => new Killer21RefereeControls(kit),
+  record: k21RecordUi,
   newGame: { key: 'variant', variants: [{ value: 'STANDARD', label: 'standard' }, { value: 'BLITZ', label: 'Blitz' }] },
 };

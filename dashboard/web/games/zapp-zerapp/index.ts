@@ -9,6 +9,7 @@ import { zappOverviewLine } from './overview.ts';
 import { ZAPP_ZERAPP, ZappZerappPage } from './page.ts';
 import { ZappRefereeControls } from './referee-controls.ts';
 import { ZappSimulatorSeats } from './simulator-seats.ts';
+import { zappRecordUi } from './record.ts';
 
 export const zappZerappUi: GameUi = {
   id: ZAPP_ZERAPP,
@@ -17,6 +18,7 @@ export const zappZerappUi: GameUi = {
   overview: (view, nameOf) => zappOverviewLine(view as ZappView, nameOf),
   simulator: (kit) => new ZappSimulatorSeats(kit),
   referee: (kit) => new ZappRefereeControls(kit),
+  record: zappRecordUi,
   newGame: {
     key: 'variant',
     variants: [{ value: 'BASIC', label: 'basic' }, { value: 'PRO', label: 'pro' }],

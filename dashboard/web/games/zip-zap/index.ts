@@ -8,6 +8,7 @@ import { zipOverviewLine } from './overview.ts';
 import { ZIP_ZAP, ZipZapPage } from './page.ts';
 import { ZipRefereeControls } from './referee-controls.ts';
 import { ZipSimulatorSeats } from './simulator-seats.ts';
+import { zipRecordUi } from './record.ts';
 
 export const zipZapUi: GameUi = {
   id: ZIP_ZAP,
@@ -16,6 +17,7 @@ export const zipZapUi: GameUi = {
   overview: (view, nameOf) => zipOverviewLine(view as ZipZapPublicView, nameOf),
   simulator: (kit) => new ZipSimulatorSeats(kit),
   referee: (kit) => new ZipRefereeControls(kit),
+  record: zipRecordUi,
   newGame: {
     key: 'scoringMode',
     variants: [{ value: 'PENALTY', label: 'penalty points' }, { value: 'WINS', label: 'round wins' }],
