@@ -115,8 +115,8 @@ export class RecordPage {
     this.download.button.addEventListener('click', () => {
       void this.downloadLog();
     });
-    // The token typed in the form below enables the download at once.
-    this.element.addEventListener('input', () => {
+    // The token entered in the form below ("Use token") enables the download at once.
+    this.element.addEventListener('submit', () => {
       this.gateDownload();
     });
     this.element.append(
