@@ -57,6 +57,7 @@ const roundOf = (steps: readonly RecordStep[], i: number): number => (steps[i - 
 export class RecordPage {
   readonly element = h('div', { class: 'record' });
   private readonly api: string;
+  private readonly title = h('h1', {});
   private readonly status = h('p', { class: 'record-status', role: 'status', 'data-testid': 'record-status' });
   private readonly gamesHost = h('section', { class: 'panel', 'aria-labelledby': 'record-games-h' });
   private readonly summaryHost = h('section', { class: 'panel record-summary', 'aria-labelledby': 'record-summary-h', 'data-testid': 'record-summary' });
@@ -84,11 +85,10 @@ export class RecordPage {
 
   constructor(private readonly ctx: PageContext, private readonly gameId: number | undefined) {
     this.api = `/api/tables/${encodeURIComponent(ctx.table)}`;
-    const name = ctx.store.bridgeEntry(ctx.table)?.name ?? ctx.table;
     const back = h('button', { type: 'button' }, '◀ Back');
     const forward = h('button', { type: 'button' }, 'Forward ▶');
-    const first = h('button', { type: 'button' }, '⏮ Start');
-    const last = h('button', { type: 'button' }, 'End ⏭');
+    const first = h('button', { type: 'button' }, '◀◀ Start');
+    const last = h('button', { type: 'button' }, 'End ▶▶');
     const replayRound = h('button', { type: 'button', 'data-testid': 'record-replay-round' }, 'Replay round');
     back.addEventListener('click', () => {
       this.go(this.step - 1);
@@ -120,7 +120,7 @@ export class RecordPage {
       this.gateDownload();
     });
     this.element.append(
-      h('h1', {}, `Game record — ${name}`),
+      this.title,
       this.status,
       this.gamesHost,
       this.summaryHost,
@@ -148,6 +148,9 @@ export class RecordPage {
   }
 
   update(): void {
+    // The table's name arrives with `bridge/tables`, maybe after the page opened.
+    const title = `Game record — ${this.ctx.store.bridgeEntry(this.ctx.table)?.name ?? this.ctx.table}`;
+    if (this.title.textContent !== title) this.title.textContent = title;
     // A running game grows: reload (at most every 2 s) when the table's seq moves on.
     const seq = this.ctx.store.table(this.ctx.table).state?.seq;
     if (seq === undefined || seq === this.seenSeq) return;
@@ -255,7 +258,7 @@ export class RecordPage {
         h('li', {}, `Started ${new Date(game.startedAtMs).toLocaleString()}; ${game.endedAtMs === null ? 'running for' : 'lasted'} ${seconds(endMs - game.startedAtMs)}.`)),
       h('table', { class: 'record-standing' },
         h('caption', {}, game.endedAtMs === null ? 'Standing now' : 'Final standing'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'player'), h('th', { scope: 'col' }, label), h('th', { scope: 'col' }, 'moves led'))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'player'), h('th', { scope: 'col' }, label), h('th', { scope: 'col' }, 'moves'))),
         h('tbody', {}, game.players.map((p) => h('tr', {},
           h('th', { scope: 'row' }, `${nameOf(p)}${winners.includes(p) ? ' (winner)' : ''}`),
           h('td', {}, String(end?.scores[p] ?? 0)), h('td', {}, String(moves.get(p) ?? 0)))))));

@@ -71,6 +71,7 @@ describe('game record page', () => {
     expect(await moves.nth(1).innerText()).toMatch(/\d\d:\d\d:\d\d( [AP]M)? \(\+\d+(\.\d)? s\)/);
     // The page opens at the last step, and the summary says the game is running, with the standing.
     await expect.poll(async () => page.getByTestId('record-step').innerText()).toContain(`After move ${steps.length - 1}`);
+    await expect.poll(async () => page.locator('h1').innerText()).toBe('Game record — Zapp Zerapp table');
     const summary = await page.getByTestId('record-summary').innerText();
     expect(summary).toContain('Still running.');
     expect(summary).toMatch(/pieces in the city/);
@@ -86,7 +87,7 @@ describe('game record page', () => {
     expect(before).toContain('Choose and place a barrel');
     expect(await page.locator('.record-moves li[aria-current=step]').getAttribute('data-step')).toBe(String(revealAt - 1));
     // Step 0: the setup.
-    await page.getByRole('button', { name: '⏮ Start' }).click();
+    await page.getByRole('button', { name: '◀◀ Start' }).click();
     await expect.poll(async () => page.getByTestId('record-step').innerText()).toContain('The start');
 
     // A round replay at 8×: plays from the round's first step to its last one, then stops by itself.
