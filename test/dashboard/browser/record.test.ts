@@ -26,11 +26,34 @@ let browser: Browser;
 let downloads: string;
 
 interface Games { readonly games: readonly { readonly id: number; readonly endedAtMs: number | null }[] }
-interface RecordJson { readonly steps: readonly { readonly step: number; readonly action: string | null; readonly events: readonly Record<string, unknown>[] }[] }
+interface RecordStepJson {
+  readonly step: number;
+  readonly action: string | null;
+  readonly events: readonly Record<string, unknown>[];
+}
+interface RecordJson {
+  readonly steps: readonly RecordStepJson[];
+}
 
-async function json<T>(url: string, init?: RequestInit): Promise<{ status: number; body: T }> {
+/** A dashboard route's status and JSON body, typed as the caller reads it. */
+/** A dashboard route's status and JSON body. */
+async function json(url: string, init?: RequestInit): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${harness.dashboardUrl}${url}`, init);
-  return { status: response.status, body: await response.json() as T };
+  return { status: response.status, body: await response.json() };
+}
+
+async function gamesOf(table: string): Promise<Games> {
+  return (await json(`/api/tables/${table}/games`)).body as Games;
+}
+
+async function recordOf(table: string, game: number | undefined): Promise<RecordJson> {
+  return (await json(`/api/tables/${table}/games/${game}/record`)).body as RecordJson;
+}
+
+/** The error code of a refused download, with its HTTP status. */
+async function refusal(url: string, init?: RequestInit): Promise<[number, string]> {
+  const { status, body } = await json(url, init);
+  return [status, (body as { code: string }).code];
 }
 
 beforeAll(async () => {
@@ -48,11 +71,9 @@ afterAll(async () => {
 
 describe('game record page', () => {
   it('shows the moves from the log, steps back before the reveal, sums up, charts and replays a round', async () => {
-    const games = await json<Games>(`/api/tables/${zz}/games`);
-    const game = games.body.games[0];
+    const game = (await gamesOf(zz)).games[0];
     expect(game?.endedAtMs).toBeNull();
-    const record = await json<RecordJson>(`/api/tables/${zz}/games/${game?.id}/record`);
-    const steps = record.body.steps;
+    const steps = (await recordOf(zz, game?.id)).steps;
     // Roll, three barrels, the reveal: every action the table applied, from the log.
     expect(steps.map((s) => s.action).slice(1)).toEqual(expect.arrayContaining(['roll', 'place', 'reveal']));
     const revealAt = steps.findIndex((s) => s.action === 'reveal');
@@ -105,12 +126,11 @@ describe('game record page', () => {
   });
 
   it('a viewer cannot download the action log; the referee downloads it and zaptable replay reaches the table\'s state', async () => {
-    const { body } = await json<Games>(`/api/tables/${zz}/games`);
-    const id = body.games[0]?.id;
+    const id = (await gamesOf(zz)).games[0]?.id;
     // Without the token, or with a wrong one: refused before anything reaches the table.
-    expect((await json<{ code: string }>(`/api/tables/${zz}/games/${id}/actions.json`)).body.code).toBe('UNAUTHORIZED');
-    const wrong = await json<{ code: string }>(`/api/tables/${zz}/games/${id}/actions.json`, { headers: { authorization: 'Bearer not-the-token-at-all' } });
-    expect([wrong.status, wrong.body.code]).toEqual([401, 'UNAUTHORIZED']);
+    const url = `/api/tables/${zz}/games/${id}/actions.json`;
+    expect(await refusal(url)).toEqual([401, 'UNAUTHORIZED']);
+    expect(await refusal(url, { headers: { authorization: 'Bearer not-the-token-at-all' } })).toEqual([401, 'UNAUTHORIZED']);
 
     const viewer = await openPage(browser, `${harness.dashboardUrl}/#/table/${zz}/record`, PHONE);
     const button = viewer.page.getByTestId('record-download');
@@ -147,8 +167,7 @@ describe('game record page', () => {
 
   it('a Zip-Zap record holds no card of any hand', async () => {
     const zip = PAGE_TABLES.zip.id;
-    const { body } = await json<Games>(`/api/tables/${zip}/games`);
-    const text = JSON.stringify((await json<RecordJson>(`/api/tables/${zip}/games/${body.games[0]?.id}/record`)).body);
+    const text = JSON.stringify(await recordOf(zip, (await gamesOf(zip)).games[0]?.id));
     const state = await harness.view(zip) as { top?: { card: string } | null } | undefined;
     let cards = 0;
     for (const [i] of PAGE_TABLES.zip.players.entries()) {
@@ -162,9 +181,9 @@ describe('game record page', () => {
   });
 
   it('lists past games from the log after a new game, each with its own record', async () => {
-    const before = (await json<Games>(`/api/tables/${zz}/games`)).body.games;
+    const before = (await gamesOf(zz)).games;
     expect((await harness.request(zz, 'new-game', { game: 'zapp-zerapp', players: [...PAGE_TABLES.zapp.players] })).status).toBe('ok');
-    const after = (await json<Games>(`/api/tables/${zz}/games`)).body.games;
+    const after = (await gamesOf(zz)).games;
     expect(after).toHaveLength(before.length + 1);
     const old = after.find((g) => g.id === before[0]?.id);
     expect(old?.endedAtMs).not.toBeNull();
