@@ -118,6 +118,15 @@ describe('game record page', () => {
       .toBe(String(steps.length - 1));
     await expect.poll(async () => page.getByTestId('record-play').innerText()).toBe('Play');
 
+    // The game goes on while the page is open: the move appears (from the log) without a reload, and the page,
+    // standing at the last step, follows it.
+    const view = await harness.view(zz) as { currentMover: string; moves: { piece: string; carryable: unknown[] }[] };
+    const move = view.moves.find((m) => m.carryable.length === 0) ?? view.moves[0];
+    expect((await harness.request(zz, 'move', { player: view.currentMover, piece: move?.piece })).status).toBe('ok');
+    await expect.poll(async () => moves.count(), { timeout: 20_000 }).toBe(steps.length + 1);
+    expect(await moves.last().innerText()).toContain('moved');
+    await expect.poll(async () => page.getByTestId('record-step').innerText()).toContain(`After move ${steps.length},`);
+
     const violations = serious(await runAxe(page));
     await screenshot(page, 'record-zapp-desktop');
     expect(violations.map((v) => `${v.id}: ${v.targets.slice(0, 2).join(' | ')}`)).toEqual([]);
