@@ -46,8 +46,13 @@ export class RecordRelay {
         next = page.next;
       }
       const id = (first.game as { id: number }).id;
-      if (typeof first.game?.endedAtMs === 'number') this.finished.add(`${table}|${id}`);
-      return { game: first.game, steps, refusals: first.refusals };
+      const record = { game: first.game, steps, refusals: first.refusals };
+      if (typeof first.game?.endedAtMs === 'number') {
+        // Ended: kept under the key that no longer depends on the table's seq.
+        this.finished.add(`${table}|${id}`);
+        this.remember(`${table}|record|${id}`, record);
+      }
+      return record;
     });
   }
 
@@ -80,12 +85,16 @@ export class RecordRelay {
     const running = this.inFlight.get(key);
     if (running !== undefined) return running;
     const promise = load().then((value) => {
-      this.answers.set(key, value);
-      while (this.answers.size > KEEP) this.answers.delete(this.answers.keys().next().value as string);
+      this.remember(key, value);
       return value;
     }).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
+  }
+
+  private remember(key: string, value: unknown): void {
+    this.answers.set(key, value);
+    while (this.answers.size > KEEP) this.answers.delete(this.answers.keys().next().value as string);
   }
 
   private async data(table: string, name: string, params: Record<string, unknown>): Promise<unknown> {
