@@ -48,12 +48,16 @@ export function registerRecordHandlers({ transport, tables, log, records }: Reco
     if (!tables.has(c.table)) return notGame(c.table);
     const found = records.record(c.table, p.game);
     if (!found.ok) return found;
-    const { game, steps, refusals } = found.record;
+    const { game, steps, refusals, corrections } = found.record;
     const from = p.from ?? 0;
     if (from >= steps.length) return reject('NO_SUCH_STEP', `game ${game.id} has steps 0 to ${steps.length - 1}, not ${from}`);
     const part = page(steps, from);
     return Promise.resolve({
-      ok: true, data: { game, steps: part.items, total: steps.length, next: part.next, refusals: from === 0 ? refusals : [] },
+      ok: true,
+      data: {
+        game, steps: part.items, total: steps.length, next: part.next,
+        refusals: from === 0 ? refusals : [], corrections: from === 0 ? corrections : [],
+      },
     });
   });
   transport.onRequest('record-state', async (p, c) => {

@@ -12,7 +12,7 @@
  */
 import { reject, type Result } from '../kernel/result.ts';
 import type { BaseAction } from '../rules/engine.ts';
-import type { PublicGameRecord, RecordedGame, RecordRefusal, RecordStep } from '../rules/game-record.ts';
+import type { PublicGameRecord, RecordCorrection, RecordedGame, RecordRefusal, RecordStep } from '../rules/game-record.ts';
 import { PUBLIC } from '../rules/common/viewer.ts';
 import { getEngine, getGame, toPublicEvents } from '../rules/games.ts';
 import { effectiveActions } from './effective-actions.ts';
@@ -41,6 +41,13 @@ const describe = (g: GameRecord): RecordedGame => ({
   id: g.id, table: g.tableId, game: g.game, players: [...g.config.players],
   startedAtMs: g.startedAtMs, endedAtMs: g.endedAtMs, result: g.result,
 });
+
+/** The last step logged before `seq` (rows of one game are in seq order). */
+function stepBefore(steps: readonly RecordStep[], seq: number): number {
+  let index = 0;
+  while (index + 1 < steps.length && (steps[index + 1]?.seq ?? Infinity) < seq) index += 1;
+  return index;
+}
 
 const asObjects = (events: readonly unknown[]): object[] => events.filter((e): e is object => typeof e === 'object' && e !== null);
 
@@ -116,7 +123,7 @@ export class GameRecords {
     });
     if (!replayed.ok) return reject(replayed.code, replayed.message);
     const built: Built = {
-      record: { game: describe(game), steps, refusals: this.refusals(game, steps) },
+      record: { game: describe(game), steps, refusals: this.refusals(game, steps), corrections: this.corrections(game, steps) },
       lastSeq, checkpoints, actions: effectiveActions(stepRows).map((a) => a.action),
     };
     this.built.set(game.id, built);
@@ -127,13 +134,25 @@ export class GameRecords {
   private refusals(game: GameRecord, steps: readonly RecordStep[]): RecordRefusal[] {
     const definition = getGame(game.game);
     const out: RecordRefusal[] = [];
-    let index = 0;
     for (const row of this.log.reader.rows(game.id, 'rejected')) {
       if (row.kind !== 'rejected') continue;
-      while (index + 1 < steps.length && (steps[index + 1]?.seq ?? Infinity) < row.seq) index += 1;
+      const index = stepBefore(steps, row.seq);
       const type = (row.action as { type?: unknown } | null)?.type;
       const shown = definition.engine.publicRejection(row.action, { ok: false, code: row.code, message: row.message });
       out.push({ seq: row.seq, at: row.atWallMs, afterStep: index, action: typeof type === 'string' ? type : '?', code: shown.code, message: shown.message });
+    }
+    return out;
+  }
+
+  private corrections(game: GameRecord, steps: readonly RecordStep[]): RecordCorrection[] {
+    const out: RecordCorrection[] = [];
+    for (const row of this.log.reader.rows(game.id, 'correction')) {
+      if (row.kind !== 'correction') continue;
+      const undone = this.log.reader.row(row.correction.action.seq);
+      out.push({
+        seq: row.seq, at: row.atWallMs, afterStep: stepBefore(steps, row.seq),
+        undone: undone?.kind === 'action' ? undone.action.type : '?', reason: row.correction.reason,
+      });
     }
     return out;
   }

@@ -46,9 +46,21 @@ export interface RecordRefusal {
   readonly message: string;
 }
 
+/** A referee's undo, as it was announced (`ACTION_UNDONE`): the undone action is not among the steps. */
+export interface RecordCorrection {
+  readonly seq: number;
+  readonly at: number;
+  /** Undone while the game stood after this step (the undone action's own step is gone from the record). */
+  readonly afterStep: number;
+  /** The type of the action taken back. */
+  readonly undone: string;
+  readonly reason: string;
+}
+
 export interface PublicGameRecord {
   readonly game: RecordedGame;
   /** Steps 0…n; `steps.length - 1` actions in force. */
   readonly steps: readonly RecordStep[];
   readonly refusals: readonly RecordRefusal[];
+  readonly corrections: readonly RecordCorrection[];
 }

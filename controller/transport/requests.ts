@@ -9,7 +9,7 @@ import type { Result } from '../kernel/result.ts';
 import { GAME_IDS } from '../rules/games.ts';
 import { CHIP_COUNT } from '../runtime/registry/items.ts';
 import type { GameId } from '../rules/engine.ts';
-import type { RecordedGame, RecordRefusal, RecordStep } from '../rules/game-record.ts';
+import type { RecordCorrection, RecordedGame, RecordRefusal, RecordStep } from '../rules/game-record.ts';
 import type { Role } from './acl.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -230,8 +230,9 @@ export interface RequestData {
     readonly total: number;
     /** Where the next page starts, or null after the last step. */
     readonly next: number | null;
-    /** Every refusal of the game (on the first page only: `from` 0). */
+    /** Every refusal and every undo of the game (on the first page only: `from` 0). */
     readonly refusals: readonly RecordRefusal[];
+    readonly corrections: readonly RecordCorrection[];
   };
   'record-state': { readonly game: number; readonly step: RecordStep; readonly view: unknown };
   'action-log': {

@@ -38,7 +38,7 @@ export class RecordRelay {
   async record(table: string, game: number | undefined): Promise<unknown> {
     const key = game !== undefined && this.finished.has(`${table}|${game}`) ? `${table}|record|${game}` : `${table}|record|${game ?? 'newest'}|${this.seq(table)}`;
     return this.cached(key, async () => {
-      const first = await this.data(table, 'record', game === undefined ? {} : { game }) as Page & { steps: unknown[]; refusals: unknown[] };
+      const first = await this.data(table, 'record', game === undefined ? {} : { game }) as Page & { steps: unknown[]; refusals: unknown[]; corrections: unknown[] };
       const steps = [...first.steps];
       for (let next = first.next; next !== null;) {
         const page = await this.data(table, 'record', { game: (first.game as { id: number }).id, from: next }) as Page & { steps: unknown[] };
@@ -46,7 +46,7 @@ export class RecordRelay {
         next = page.next;
       }
       const id = (first.game as { id: number }).id;
-      const record = { game: first.game, steps, refusals: first.refusals };
+      const record = { game: first.game, steps, refusals: first.refusals, corrections: first.corrections };
       if (typeof first.game?.endedAtMs === 'number') {
         // Ended: kept under the key that no longer depends on the table's seq.
         this.finished.add(`${table}|${id}`);

@@ -78,6 +78,8 @@ describe('game record from the log', () => {
     // The refused play, as it was announced: no reason that tells ben's hand.
     expect(record.refusals).toEqual([expect.objectContaining({ afterStep: 3, action: 'play', code: 'HIDDEN_REASON' })]);
     expect(JSON.stringify(record)).not.toContain('CARD_NOT_IN_HAND');
+    // The referee's undo, between the steps it fell between; the undone action is not a step.
+    expect(record.corrections).toEqual([expect.objectContaining({ afterStep: 3, undone: played.actions[3]?.type, reason: 'twice' })]);
     // Nothing hidden: no seed, no hand (the setup step deals them and shows counts only).
     const text = JSON.stringify(record);
     expect(text).not.toContain(seed);

@@ -19,7 +19,7 @@ import type { RecordSeries, RecordUi } from '../games/record-ui.ts';
 import { namesOf, type NameOf } from '../names.ts';
 import type { PageContext } from '../page.ts';
 import type { PublicEventJson } from '../types.ts';
-import type { PublicGameRecord, RecordedGame, RecordRefusal, RecordStep } from '../../../controller/rules/game-record.ts';
+import type { PublicGameRecord, RecordedGame, RecordStep } from '../../../controller/rules/game-record.ts';
 
 /** Line colours with a dash pattern each, so the lines differ without colour too; the legend names them. */
 const PALETTE = ['#5aa9ff', '#ff6b7a', '#3ddc84', '#ffcc33', '#c792ea', '#e0e0e0', '#ff9f43'];
@@ -77,7 +77,7 @@ export class RecordPage {
   private timer: number | undefined;
   /** Plays to this step (a round replay) or to the end. */
   private playUntil: number | undefined;
-  private readonly views = new Map<number, unknown>();
+  private readonly views = new Map<string, unknown>();
   private plot: uPlot | undefined;
   private seenSeq: number | undefined;
   private reloadTimer: number | undefined;
@@ -197,7 +197,7 @@ export class RecordPage {
     }
     const steps = record.body.steps;
     const lastStep = steps.length - 1;
-    const lastView = await this.viewOf(record.body.game.id, lastStep);
+    const lastView = steps[lastStep] === undefined ? undefined : await this.viewOf(record.body.game.id, steps[lastStep]);
     if (mine !== this.asked) return;
     const wasAtEnd = this.loaded === undefined || this.step === this.loaded.record.steps.length - 1;
     this.loaded = { record: record.body, ui: gameUi(record.body.game.game)?.record, lastView };
@@ -213,14 +213,16 @@ export class RecordPage {
     this.go(wasAtEnd ? lastStep : Math.min(this.step, lastStep), false);
   }
 
-  private async viewOf(game: number, step: number): Promise<unknown> {
-    const key = game * 1_000_000 + step;
+  /**
+   * The public view after a step, kept by the step's log seq: an undo takes a step away and a new action at the
+   * same index has a new seq, so a kept view is never of another action.
+   */
+  private async viewOf(game: number, step: RecordStep): Promise<unknown> {
+    const key = `${game}:${step.step}:${step.seq ?? 'setup'}`;
     if (this.views.has(key)) return this.views.get(key);
-    const answer = await getJson<{ view: unknown }>(`${this.api}/games/${game}/steps/${step}`);
+    const answer = await getJson<{ view: unknown }>(`${this.api}/games/${game}/steps/${step.step}`);
     if (!answer.ok) return undefined;
-    // A running game's last step may still be undone: keep only views of steps that cannot change any more.
-    const settled = this.loaded?.record.game.endedAtMs !== null || step < this.loaded.record.steps.length - 1;
-    if (settled) this.views.set(key, answer.body.view);
+    this.views.set(key, answer.body.view);
     return answer.body.view;
   }
 
@@ -315,9 +317,14 @@ export class RecordPage {
   private renderMoves(): void {
     const loaded = this.loaded;
     if (loaded === undefined) return;
-    const { steps, refusals } = loaded.record;
-    const byStep = new Map<number, RecordRefusal[]>();
-    for (const r of refusals) byStep.set(r.afterStep, [...(byStep.get(r.afterStep) ?? []), r]);
+    const { steps, refusals, corrections } = loaded.record;
+    // Refusals and undos between the steps, as they were announced, in time order.
+    const byStep = new Map<number, { seq: number; text: string }[]>();
+    const between = (afterStep: number, seq: number, text: string): void => {
+      byStep.set(afterStep, [...(byStep.get(afterStep) ?? []), { seq, text }].sort((a, b) => a.seq - b.seq));
+    };
+    for (const r of refusals) between(r.afterStep, r.seq, `${clock(r.at)} ${r.action} refused (${r.code}): ${r.message}`);
+    for (const c of corrections) between(c.afterStep, c.seq, `${clock(c.at)} the referee took back a ${c.undone}: ${c.reason}`);
     replace(this.movesHost, steps.map((step, i) => {
       const gap = i === 0 ? '' : ` (+${seconds(step.at - (steps[i - 1]?.at ?? step.at))})`;
       const button = h('button', { type: 'button', class: 'linklike', 'data-step': i }, i === 0 ? 'Start' : `${i}.`);
@@ -327,8 +334,7 @@ export class RecordPage {
       });
       return h('li', { 'data-step': i, value: i },
         button, ' ', h('time', { datetime: new Date(step.at).toISOString() }, clock(step.at)), gap, ' ', this.line(step),
-        (byStep.get(i) ?? []).map((r) => h('div', { class: 'record-refusal' },
-          `${clock(r.at)} ${r.action} refused (${r.code}): ${r.message}`)));
+        (byStep.get(i) ?? []).map((r) => h('div', { class: 'record-refusal' }, r.text)));
     }));
   }
 
@@ -357,7 +363,7 @@ export class RecordPage {
       if (current && scroll) li.scrollIntoView({ block: 'nearest' });
     }
     const mine = step.step;
-    void this.viewOf(game.id, step.step).then((view) => {
+    void this.viewOf(game.id, step).then((view) => {
       if (this.step !== mine || this.loaded !== loaded) return;
       const nameOf = this.nameOf;
       const label = loaded.ui?.scoreLabel(view ?? loaded.lastView) ?? 'score';

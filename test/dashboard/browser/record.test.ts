@@ -126,6 +126,10 @@ describe('game record page', () => {
     await expect.poll(async () => moves.count(), { timeout: 20_000 }).toBe(steps.length + 1);
     expect(await moves.last().innerText()).toContain('moved');
     await expect.poll(async () => page.getByTestId('record-step').innerText()).toContain(`After move ${steps.length},`);
+    // The referee takes it back: gone from the steps, and the undo is in the list with its reason.
+    expect((await harness.request(zz, 'undo', { reason: 'wrong piece' })).status).toBe('ok');
+    await expect.poll(async () => moves.count(), { timeout: 20_000 }).toBe(steps.length);
+    expect(await moves.last().innerText()).toContain('the referee took back a move: wrong piece');
 
     const violations = serious(await runAxe(page));
     await screenshot(page, 'record-zapp-desktop');
