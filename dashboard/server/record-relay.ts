@@ -7,7 +7,10 @@
  * dashboard's one MQTT client, whose request budget the referee's controls share (docs/mqtt.md, "Limits"). So
  * answers are cached and identical requests in flight are merged: a room of phones opening the same record asks
  * the table once. An answer is kept until the table publishes a newer `seq` (an action, an undo), or for good
- * once its game has ended (a finished game's record never changes).
+ * once its game has ended (a finished game's record never changes). What is still asked is spaced out (one
+ * request every `spacingMs`, default 25 ms: at most 40 a second, of the client's sustained 100), so viewers
+ * stepping through different moves never use up the budget the referee's controls need; a viewer waiting more
+ * than 5 s for a turn is answered RECORD_UNAVAILABLE instead.
  */
 import type { ResponsePayload } from '../../controller/transport/payloads.ts';
 import { DashboardError } from './errors.ts';
@@ -15,6 +18,8 @@ import type { MqttHub } from './mqtt-hub.ts';
 
 /** Answers kept; a record of a few hundred steps is some 100 KB, so a few hundred stay well under 50 MB. */
 const KEEP = 256;
+/** The longest a record request waits for its turn before it is refused, ms. */
+const MAX_WAIT_MS = 5000;
 
 interface Page {
   readonly next: number | null;
@@ -27,7 +32,10 @@ export class RecordRelay {
   /** Games seen finished: their answers do not depend on the table's seq. */
   private readonly finished = new Set<string>();
 
-  constructor(private readonly hub: MqttHub, private readonly token: string) {}
+  /** When the next request to the table may leave (ms since 1970). */
+  private nextAt = 0;
+
+  constructor(private readonly hub: MqttHub, private readonly token: string, private readonly spacingMs = 25) {}
 
   /** The table's games from the log, newest first. */
   async games(table: string): Promise<unknown> {
@@ -97,7 +105,17 @@ export class RecordRelay {
     while (this.answers.size > KEEP) this.answers.delete(this.answers.keys().next().value as string);
   }
 
+  /** Waits for this request's turn (see the file comment). */
+  private async turn(): Promise<void> {
+    const now = Date.now();
+    const at = Math.max(now, this.nextAt);
+    if (at - now > MAX_WAIT_MS) throw new DashboardError('RECORD_UNAVAILABLE', 'too many record requests at once: try again in a few seconds');
+    this.nextAt = at + this.spacingMs;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  }
+
   private async data(table: string, name: string, params: Record<string, unknown>): Promise<unknown> {
+    await this.turn();
     const answer: ResponsePayload = await this.hub.request(table, name, params, this.token);
     if (answer.status === 'ok') return answer.data;
     const { code, message } = answer.error;

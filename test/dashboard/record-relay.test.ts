@@ -41,6 +41,16 @@ function stubHub(ended: boolean) {
 }
 
 describe('record relay', () => {
+  it('spaces out what it asks, so viewers leave the client\'s request budget to the referee', async () => {
+    const { hub, asked } = stubHub(false);
+    const relay = new RecordRelay(hub, 'token-0123456789abcdef', 20);
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 10 }, async (_, i) => relay.state('t', 7, i).catch(() => undefined)));
+    // Ten different steps: ten requests, one every 20 ms at most.
+    expect(asked.filter((a) => a.name === 'record-state')).toHaveLength(10);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(9 * 20 - 5);
+  });
+
   it('asks the table once for many viewers, joins the pages, asks again when a running game moves on', async () => {
     const { hub, asked, moveOn } = stubHub(false);
     const relay = new RecordRelay(hub, 'token-0123456789abcdef');
