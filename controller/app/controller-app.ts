@@ -9,7 +9,7 @@ import type { TableHardware } from '../hardware/interface.ts';
 import type { GameId } from '../rules/engine.ts';
 import { systemClock } from '../hardware/interface.ts';
 import type { SimulatedTable } from '../hardware/simulated/index.ts';
-import { EventLog } from '../persistence/index.ts';
+import { EventLog, GameRecords } from '../persistence/index.ts';
 import { loadCalibration } from '../runtime/calibration/calibration-file.ts';
 import { loadRegistry } from '../runtime/registry/registry-file.ts';
 import { realScheduler } from '../runtime/ports.ts';
@@ -20,6 +20,7 @@ import {
 import { registerBuzzerHandlers } from './buzzer-handlers.ts';
 import { buzzerPublisherOf } from './buzzer-publisher.ts';
 import { runtimePublisherOf } from './publisher-adapter.ts';
+import { registerRecordHandlers } from './record-handlers.ts';
 import { registerRequestHandlers } from './request-handlers.ts';
 import { SIMULATED_WEIGHTS, simulatedRegistry } from './simulated-items.ts';
 import { startBots } from './simulated-bots.ts';
@@ -144,6 +145,7 @@ export class ControllerApp {
       transport, hosts: set.hosts, lastSeq: (t) => publisher.lastSeq(t), buzzerStations: set.buzzerStations(),
       botsPlay: config.hardware.simulated.bots, ...(simulated ? { simulated } : {}),
     });
+    registerRecordHandlers({ transport, tables: new Set(set.hosts.keys()), log, records: new GameRecords(log) });
     const buzzerRuntimes = new Map([...set.buzzers].map(([id, b]) => [id, b.runtime]));
     registerBuzzerHandlers({ transport, buzzers: buzzerRuntimes, lastSeq: (t) => buzzerPublisher.lastSeq(t) });
     await transport.start();

@@ -11,6 +11,7 @@ export {
   EventLog, type CommitInfo, type CorrectionResult, type EventLogOptions, type NewGame, type OpenResult,
 } from './event-log.ts';
 export { disputeView, exportActionLog, gameSensorView, type DisputeRow, type ExportedActionLog } from './export-log.ts';
+export { GameRecords, type GameRecordsOptions, type RecordErrorCode } from './game-record.ts';
 export { describeRow, gameLog, listGames, type GameSummary } from './history.ts';
 export { LogReader, type GameFilter, type HasReader } from './log-reader.ts';
 export { exportReadable, repairLog, type ReadableRows, type RepairResult } from './repair.ts';

@@ -21,6 +21,8 @@ export interface StepRow {
   readonly kind: 'action' | 'correction';
   readonly payload: string;
   readonly hostUs: number | null;
+  /** When it was logged, ms on the controller's wall clock (the game record's move times). */
+  readonly atWallMs: number;
 }
 
 export interface SnapshotRow {
@@ -39,7 +41,10 @@ export class LogReader {
   private readonly gameList: Database.Statement<[Record<string, unknown>], RawGameRow>;
   private readonly rowsOfGame: Database.Statement<[number], RawLogRow>;
   private readonly kindRowsOfGame: Database.Statement<[number, string], RawLogRow>;
-  private readonly stepsOfGame: Database.Statement<[number], { seq: number; kind: 'action' | 'correction'; payload: string; host_us: number | null }>;
+  private readonly stepsOfGame: Database.Statement<[number], {
+    seq: number; kind: 'action' | 'correction'; payload: string; host_us: number | null; at_wall_ms: number;
+  }>;
+
   private readonly sensorsByTime: Database.Statement<[string, number, number], RawLogRow>;
   private readonly rowBySeq: Database.Statement<[number], RawLogRow>;
   private readonly tableRowsOutsideGames: Database.Statement<[string, string, number], RawLogRow>;
@@ -57,7 +62,7 @@ export class LogReader {
       ORDER BY id DESC LIMIT @limit`);
     this.rowsOfGame = db.prepare('SELECT * FROM log WHERE game_id = ? ORDER BY seq');
     this.kindRowsOfGame = db.prepare('SELECT * FROM log WHERE game_id = ? AND kind = ? ORDER BY seq');
-    this.stepsOfGame = db.prepare(`SELECT seq, kind, payload, host_us FROM log
+    this.stepsOfGame = db.prepare(`SELECT seq, kind, payload, host_us, at_wall_ms FROM log
       WHERE game_id = ? AND kind IN ('action', 'correction') ORDER BY seq`);
     this.sensorsByTime = db.prepare(`SELECT * FROM log
       WHERE kind = 'sensor' AND table_id = ? AND host_us BETWEEN ? AND ? ORDER BY host_us, station, device_us, seq`);
@@ -89,7 +94,9 @@ export class LogReader {
 
   /** The action and correction rows of a game, in log order: what recovery replays. */
   steps(gameId: number): StepRow[] {
-    return this.stepsOfGame.all(gameId).map((r) => ({ seq: r.seq, kind: r.kind, payload: r.payload, hostUs: r.host_us }));
+    return this.stepsOfGame.all(gameId).map((r) => ({
+      seq: r.seq, kind: r.kind, payload: r.payload, hostUs: r.host_us, atWallMs: r.at_wall_ms,
+    }));
   }
 
   /** A table's sensor rows whose mapped time lies in [fromUs, toUs], in mapped-time order. */

@@ -5,7 +5,7 @@
  * the replay of the actions it covers.
  */
 import { reject, type Rejection, type Result } from '../kernel/result.ts';
-import type { GameId } from '../rules/engine.ts';
+import type { BaseAction, GameId } from '../rules/engine.ts';
 import { getEngine } from '../rules/games.ts';
 import { effectiveActions, effectiveSeqs } from './effective-actions.ts';
 import { EventLogError } from './errors.ts';
@@ -46,23 +46,41 @@ function validSnapshot(snapshots: readonly SnapshotRow[], inForce: readonly numb
   return snapshots.find((s) => inForce.filter((seq) => seq <= s.seq).length === s.actionCount);
 }
 
-function replay(record: GameRecord, steps: readonly StepRow[], snapshot: SnapshotRow | undefined):
-  Result<{ state: unknown }, 'BAD_SETUP'> | (Rejection<'REPLAY_REJECTED'> & { seq: number }) {
+/** What `replayGame` tells a visitor after setup (`seq` null) and after each action in force. */
+export interface ReplayStep {
+  readonly seq: number | null;
+  readonly atWallMs: number | null;
+  readonly action: BaseAction | null;
+  readonly state: unknown;
+  /** The engine's events of this step, unfiltered (hidden facts included: filter before they leave). */
+  readonly events: readonly unknown[];
+}
+
+/**
+ * Replays a game's actions in force from its setup (or from `snapshot`) through the engine that played it. The
+ * one replay loop: recovery uses its final state, the game record (game-record.ts) visits every step.
+ */
+export function replayGame(
+  record: GameRecord, steps: readonly StepRow[], snapshot?: SnapshotRow, visit?: (step: ReplayStep) => void,
+): Result<{ state: unknown }, 'BAD_SETUP'> | (Rejection<'REPLAY_REJECTED'> & { seq: number }) {
   const engine = getEngine(record.game);
   let state: unknown;
   if (snapshot === undefined) {
     const setup = engine.setup(record.config, record.seed);
     if (!setup.ok) return reject('BAD_SETUP', `setup rejected: ${setup.code}: ${setup.message}`);
     state = setup.state;
+    visit?.({ seq: null, atWallMs: record.startedAtMs, action: null, state, events: setup.events });
   } else {
     state = parseJson(snapshot.state, `snapshot ${record.id}/${snapshot.seq}`);
   }
+  const times = visit === undefined ? undefined : new Map(steps.map((s) => [s.seq, s.atWallMs]));
   for (const { seq, action } of effectiveActions(steps, snapshot?.seq ?? 0)) {
     const parsed = engine.parseAction(action);
     if ('error' in parsed) return { ...reject('REPLAY_REJECTED', `action at seq ${seq}: ${parsed.error}`), seq };
     const outcome = engine.apply(state, parsed);
     if (!outcome.ok) return { ...reject('REPLAY_REJECTED', `action at seq ${seq}: ${outcome.code}: ${outcome.message}`), seq };
     state = outcome.state;
+    visit?.({ seq, atWallMs: times?.get(seq) ?? null, action: parsed, state, events: outcome.events });
   }
   return { ok: true, state };
 }
@@ -90,7 +108,7 @@ function rebuildFrom(log: HasReader, gameId: number, options: RebuildOptions): R
     const steps = reader.steps(gameId);
     const inForce = effectiveSeqs(steps);
     const snapshot = options.useSnapshots === false ? undefined : validSnapshot(reader.snapshots(gameId), inForce);
-    const replayed = replay(record, steps, snapshot);
+    const replayed = replayGame(record, steps, snapshot);
     if (!replayed.ok) return { ...replayed, tableId: record.tableId, gameId };
     return {
       ok: true, tableId: record.tableId, gameId, game: record.game, state: replayed.state,

@@ -89,6 +89,8 @@ export function hiddenFactRequest(name: string, params: Readonly<Record<string, 
       return op !== undefined && ITEM_OPS.has(op) ? pick({ action: op, station: text(params.station) }) : undefined;
     }
     case 'simulated-hand': return pick({ station: text(params.station) });
+    // The full action log holds every hand dealt and every barrel placed: the whole game's hidden facts at once.
+    case 'action-log': return pick({});
     default: return undefined;
   }
 }

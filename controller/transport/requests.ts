@@ -9,6 +9,7 @@ import type { Result } from '../kernel/result.ts';
 import { GAME_IDS } from '../rules/games.ts';
 import { CHIP_COUNT } from '../runtime/registry/items.ts';
 import type { GameId } from '../rules/engine.ts';
+import type { RecordCorrection, RecordedGame, RecordRefusal, RecordStep } from '../rules/game-record.ts';
 import type { Role } from './acl.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -17,6 +18,8 @@ const Reason = Type.String({ minLength: 1, maxLength: 500 });
 const Action = Type.Object({ type: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: true });
 const Die = Type.Integer({ minimum: 1, maximum: 6 });
 const strict = { additionalProperties: false } as const;
+/** A game's id in the event log (`games.id`). */
+const GameNumber = Type.Integer({ minimum: 1 });
 
 /**
  * What the simulator panel does at a station of a simulated table. The controller acts on the simulated
@@ -123,6 +126,26 @@ export const REQUESTS = {
     summary: 'Simulated Zip-Zap or Killer-21 table only: the cards in the hand of a seat played from the simulator panel (never a bot\'s).',
     params: Type.Object({ station: Id }, strict),
   },
+  games: {
+    role: 'referee',
+    summary: 'The table\'s games from the event log, newest first (players, start, end, result; no seed).',
+    params: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }, strict),
+  },
+  record: {
+    role: 'referee',
+    summary: 'A game\'s public record from the log: each step\'s public events, time and standing, and the refusals as announced (paged).',
+    params: Type.Object({ game: Type.Optional(GameNumber), from: Type.Optional(Type.Integer({ minimum: 0 })) }, strict),
+  },
+  'record-state': {
+    role: 'referee',
+    summary: 'The public view of a game after a step of its record (stepping back), rebuilt from the log.',
+    params: Type.Object({ game: GameNumber, step: Type.Integer({ minimum: 0 }) }, strict),
+  },
+  'action-log': {
+    role: 'referee',
+    summary: 'A game\'s full action log as `zaptable replay` reads it (hidden facts included: listed on the audit topic; paged).',
+    params: Type.Object({ game: GameNumber, from: Type.Optional(Type.Integer({ minimum: 0 })) }, strict),
+  },
   'buzzer/arm': {
     role: 'referee',
     summary: 'Buzzer mode: arm; the first press after this wins.',
@@ -198,6 +221,28 @@ export interface RequestData {
     readonly known: boolean;
     /** The hand's card ids (its ZAP included), empty when not known. */
     readonly cards: readonly string[];
+  };
+  games: { readonly games: readonly RecordedGame[] };
+  record: {
+    readonly game: RecordedGame;
+    /** Steps from the page's `from`; `total` steps in all (the setup is step 0). */
+    readonly steps: readonly RecordStep[];
+    readonly total: number;
+    /** Where the next page starts, or null after the last step. */
+    readonly next: number | null;
+    /** Every refusal and every undo of the game (on the first page only: `from` 0). */
+    readonly refusals: readonly RecordRefusal[];
+    readonly corrections: readonly RecordCorrection[];
+  };
+  'record-state': { readonly game: number; readonly step: RecordStep; readonly view: unknown };
+  'action-log': {
+    readonly game: GameId;
+    readonly config: Readonly<Record<string, unknown>> & { readonly players: readonly string[] };
+    readonly seed: number | string;
+    /** Actions from the page's `from`; `total` in all. */
+    readonly actions: readonly object[];
+    readonly total: number;
+    readonly next: number | null;
   };
   'buzzer/arm': Applied;
   'buzzer/reset': Applied;

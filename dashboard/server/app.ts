@@ -15,6 +15,7 @@ import { MqttHub } from './mqtt-hub.ts';
 import { configRoutes } from './routes/config.ts';
 import { historyRoutes } from './routes/history.ts';
 import { pageRoutes } from './routes/pages.ts';
+import { recordRoutes } from './routes/records.ts';
 import { requestRoutes } from './routes/requests.ts';
 import { tableRoutes } from './routes/tables.ts';
 
@@ -140,4 +141,5 @@ export const dashboardApp: FastifyPluginAsync<DashboardOptions> = async (app, op
   await app.register(requestRoutes, { hub, token: options.token });
   await app.register(historyRoutes, { hub, history, since: historySince });
   await app.register(configRoutes, { config: options.config, token: options.token });
+  await app.register(recordRoutes, { hub, token: options.token });
 };

@@ -13,6 +13,8 @@ export const DASHBOARD_ERRORS = {
   STATION_NOT_FOUND: { statusCode: 404, message: 'no health received from that station since the dashboard started' },
   CONFIG_UNAVAILABLE: { statusCode: 404, message: 'this dashboard was started without the controller\'s configuration (`zaptable start` and `zaptable dashboard` pass it)' },
   BAD_REQUEST: { statusCode: 400, message: 'the request does not match its schema' },
+  RECORD_NOT_FOUND: { statusCode: 404, message: 'no such game or step in the table\'s log' },
+  RECORD_UNAVAILABLE: { statusCode: 502, message: 'the table could not give the record' },
   REQUEST_TIMEOUT: { statusCode: 504, message: 'the table did not answer in time; the outcome is unknown: watch its state' },
   MQTT_UNAVAILABLE: { statusCode: 503, message: 'the dashboard is not connected to the MQTT broker' },
   INTERNAL: { statusCode: 500, message: 'internal error (details in the dashboard log)' },
@@ -43,7 +45,7 @@ export interface ErrorBody {
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
-  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
 export function errorBody(code: DashboardErrorCode, message?: string): ErrorBody {

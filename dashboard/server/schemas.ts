@@ -94,3 +94,17 @@ export const InfoResponse = Type.Object({
   simulated: Type.Boolean(),
   version: Type.String(),
 });
+
+export const GameParams = Type.Object({
+  table: TableParams.properties.table,
+  game: Type.Integer({ minimum: 1 }),
+});
+
+export const StepParams = Type.Object({
+  table: TableParams.properties.table,
+  game: Type.Integer({ minimum: 1 }),
+  step: Type.Integer({ minimum: 0 }),
+});
+
+/** The record answers are the controller's (docs/mqtt.md, "The game record"), passed through. */
+export const RecordAnswer = Type.Object({}, Open);

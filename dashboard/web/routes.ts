@@ -52,8 +52,16 @@ export const ROUTES: readonly RouteDef[] = [
   { path: 'station', table: true, nav: () => null, title: (f) => `Station ${f.args[0] ?? '?'}`, load: async () => import('./pages/station.ts').then((m) => (ctx) => new m.StationPage(ctx)) },
   { path: 'notices', table: true, nav: () => 'Notices', title: () => 'Notices', load: async () => import('./pages/notices.ts').then((m) => (ctx) => new m.NoticesPage(ctx)) },
   { path: 'referee', table: true, games: 'all', aliases: ['host'], nav: (f) => (f.buzzer ? 'Host' : 'Referee'), title: (f) => (f.buzzer ? 'Host' : 'Referee'), load: async () => import('./pages/referee-route.ts').then((m) => (ctx) => new m.RefereeRoute(ctx)) },
+  // A past game may be of any game: its record needs that game's parts (chart, step view).
+  { path: 'record', table: true, games: 'all', nav: (f) => (f.buzzer ? null : 'Record'), title: (f) => (f.args[0] === undefined ? 'Record' : `Record of game ${f.args[0]}`), load: async () => import('./pages/record.ts').then((m) => (ctx) => new m.RecordPage(ctx, gameNumber(ctx.args?.[0]))) },
   { path: 'simulator', table: true, games: 'all', nav: (f) => (f.simulated ? 'Simulator' : null), title: () => 'Simulator', load: async () => import('./pages/simulator.ts').then((m) => (ctx) => new m.SimulatorPage(ctx)) },
 ];
+
+/** `#/table/t1/record/7` → 7; anything but a positive whole number → the table's latest game. */
+function gameNumber(arg: string | undefined): number | undefined {
+  const n = Number(arg);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
 
 /** A parsed `#/…`: the route, its table ('' for a page of no table) and the parts after the route's path. */
 export interface RouteMatch {

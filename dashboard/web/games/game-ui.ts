@@ -8,6 +8,7 @@
 import type { ControlResult } from '../api.ts';
 import type { NameOf } from '../names.ts';
 import type { Page, PageContext } from '../page.ts';
+import type { RecordUi } from './record-ui.ts';
 import type { BridgeSeat, PublicEventJson } from '../types.ts';
 
 /** The overview's three lines for a table. */
@@ -114,6 +115,8 @@ export interface GameUi extends GameSummary {
    * whose events the shared sentences cover needs none.
    */
   readonly describeEvent?: (e: PublicEventJson, nameOf: NameOf) => string;
+  /** The game record page's parts (score name, chart, a step's view): `record-ui.ts`. Optional. */
+  readonly record?: RecordUi;
 }
 
 export type { ControlResult };

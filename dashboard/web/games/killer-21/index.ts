@@ -10,6 +10,7 @@ import { Killer21SimulatorPanel } from './simulator-panel.ts';
 import { killer21Summary } from './summary.ts';
 import { describeK21Event } from './text.ts';
 import './killer-21.css';
+import { k21RecordUi } from './record.ts';
 
 export const killer21Ui: GameUi = {
   ...killer21Summary,
@@ -17,4 +18,5 @@ export const killer21Ui: GameUi = {
   describeEvent: describeK21Event,
   simulator: (kit) => new Killer21SimulatorPanel(kit),
   referee: (kit) => new Killer21RefereeControls(kit),
+  record: k21RecordUi,
 };

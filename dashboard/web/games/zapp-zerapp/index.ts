@@ -7,10 +7,12 @@ import { ZappZerappPage } from './page.ts';
 import { ZappRefereeControls } from './referee-controls.ts';
 import { ZappSimulatorSeats } from './simulator-seats.ts';
 import { zappZerappSummary } from './summary.ts';
+import { zappRecordUi } from './record.ts';
 
 export const zappZerappUi: GameUi = {
   ...zappZerappSummary,
   page: (ctx) => new ZappZerappPage(ctx),
   simulator: (kit) => new ZappSimulatorSeats(kit),
   referee: (kit) => new ZappRefereeControls(kit),
+  record: zappRecordUi,
 };

@@ -7,10 +7,12 @@ import { ZipZapPage } from './page.ts';
 import { ZipRefereeControls } from './referee-controls.ts';
 import { ZipSimulatorSeats } from './simulator-seats.ts';
 import { zipZapSummary } from './summary.ts';
+import { zipRecordUi } from './record.ts';
 
 export const zipZapUi: GameUi = {
   ...zipZapSummary,
   page: (ctx) => new ZipZapPage(ctx),
   simulator: (kit) => new ZipSimulatorSeats(kit),
   referee: (kit) => new ZipRefereeControls(kit),
+  record: zipRecordUi,
 };
