@@ -82,6 +82,7 @@ export class RecordPage {
   private seenSeq: number | undefined;
   private reloadTimer: number | undefined;
   private asked = 0;
+  private readonly body = h('div', { class: 'record-body' });
 
   constructor(private readonly ctx: PageContext, private readonly gameId: number | undefined) {
     this.api = `/api/tables/${encodeURIComponent(ctx.table)}`;
@@ -119,9 +120,11 @@ export class RecordPage {
     this.element.addEventListener('submit', () => {
       this.gateDownload();
     });
-    this.element.append(
-      this.title,
-      this.status,
+    // The record arrives after the page mounts (games, record, the last step's view: three answers from the
+    // table's log). Its sections are laid out hidden and shown at once when the first answer is drawn, so
+    // nothing on screen moves under a finger while they fill (layout shift, dashboard/README.md).
+    this.body.style.visibility = 'hidden';
+    this.body.append(
       this.gamesHost,
       this.summaryHost,
       this.chartHost,
@@ -143,6 +146,7 @@ export class RecordPage {
           + 'the file `zaptable replay FILE` reads to settle a dispute. It needs the dashboard token.'),
         tokenForm(), this.download.element, this.downloadAnswer),
     );
+    this.element.append(this.title, this.status, this.body);
     this.gateDownload();
     void this.load();
   }
@@ -211,6 +215,7 @@ export class RecordPage {
     this.slider.max = String(lastStep);
     // A reload of a running game keeps the step someone went back to; at the end it follows the game.
     this.go(wasAtEnd ? lastStep : Math.min(this.step, lastStep), false);
+    this.body.style.visibility = '';
   }
 
   /**

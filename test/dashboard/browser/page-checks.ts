@@ -27,6 +27,7 @@ export const ROUTES: readonly { readonly name: string; readonly hash: string; re
   { name: 'notices', hash: `#/table/${zapp.id}/notices`, ready: '[data-testid=notice-list] :is(ol, p)' },
   { name: 'station', hash: `#/table/${zapp.id}/station/seat-1`, ready: '[data-testid=clock-chart] svg path.chart-line' },
   { name: 'configuration', hash: '#/config', ready: '[data-testid=config-status]:not(:empty)' },
+  { name: 'game record', hash: `#/table/${zapp.id}/record`, ready: '[data-testid=record-moves] li' },
 ];
 
 export const PHONE = { width: 390, height: 844 };
