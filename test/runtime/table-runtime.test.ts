@@ -161,7 +161,8 @@ describe('Zip-Zap table runtime', () => {
     expect(tie).toMatchObject({
       separationMs: expect.closeTo(0.05, 3) as unknown, combinedUncertaintyMs: expect.closeTo(0.2, 3) as unknown,
     });
-    expect(JSON.stringify(tie)).not.toContain(found.a); // published without the cards
+    // Published with the cards: both lie face up on the pile while the referee rules (a spectator sees them).
+    expect((tie?.contenders as { player: string; card: string }[]).map((c) => [c.player, c.card])).toEqual([['B', found.b], ['A', found.a]]);
     expect(t.publisher.published.some((e) => (e as { code?: string }).code === 'PLAY_TIE')).toBe(false);
     // The referee rules; the game goes on from there.
     expect(t.runtime.requestAction({ type: 'resolve-tie', first: 'A' }, 'referee', true)).toMatchObject({ ok: true });

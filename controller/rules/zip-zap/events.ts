@@ -2,7 +2,7 @@
  * What happened, in order. Most events are public; a few carry hidden information and must pass through
  * `toPublicEvent` before they leave the process (design principle 2): ORACLE stuck knowledge is dropped
  * (it must not be given away before `announce-stuck`, ZIP-Q-3, Part C.1), and the card ids of plays that went
- * back to a hand are removed.
+ * back to a hand are removed. A tie's contenders keep their cards: they lie face up on the pile until the ruling.
  */
 import { publicPlayRefusal } from './public-refusal.ts';
 import type { PauseCause, PlayKind, TimedBy } from './state.ts';
@@ -56,7 +56,8 @@ export type ZipZapEvent =
    * Plays by different players on the same top whose landing intervals overlap (or lie within `tieWindowMs`):
    * the earlier one was taken back until a human decides. With the figures a referee needs (ties.ts): each
    * contender's best estimate, interval and what dated it; how far apart the estimates are, and how far apart
-   * they would have to be for an order. The card ids are stripped publicly.
+   * they would have to be for an order. The cards are public: both lie face up on the pile, where everyone at
+   * the table sees them while the referee rules.
    */
   | {
     readonly type: 'TIE_PENDING';
@@ -107,10 +108,9 @@ export function toPublicEvent(event: ZipZapEvent): ZipZapEvent | null {
       // A reason that depends on a hand (not held, does not follow) is HIDDEN_REASON, as for a refused request:
       // probing plays must not tell which cards a hand holds.
       return { ...event, card: null, ...publicPlayRefusal(event.card, event.code, event.message) };
-    case 'TIE_PENDING':
-      return { ...event, contenders: event.contenders.map((c) => ({ ...c, card: null })) };
     case 'HAND_REGISTERED':
       return { ...event, cards: [] };
+    case 'TIE_PENDING':
     case 'ROUND_DEALT':
     case 'CARD_FLIPPED':
     case 'REFLIP_NEEDED':

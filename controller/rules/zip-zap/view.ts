@@ -45,11 +45,12 @@ export interface ZipZapPublicView {
   /** Refused batch plays this round, without their cards (the card is back in the hand). */
   readonly rejected: readonly Omit<RejectedPlay, 'card'>[];
   /**
-   * A pending tie: who contends, when and how precisely each landing is known (without cards), the figures
-   * (ties.ts `TieFigures`), and how many plays wait behind it.
+   * A pending tie: who contends with which card (public: both lie face up on the pile while the referee
+   * rules), when and how precisely each landing is known, the figures (ties.ts `TieFigures`), and how many plays
+   * wait behind it.
    */
   readonly tie: (TieFigures & {
-    readonly contenders: readonly TieContender[];
+    readonly contenders: readonly (TieContender & { readonly card: string | null })[];
     readonly queued: number;
   }) | null;
   readonly roundWinners: readonly string[];
@@ -119,7 +120,7 @@ function publicView(state: ZipZapState): ZipZapPublicView {
     // As the PLAY_REJECTED event is published: no card, and a reason that depends on the hand hidden.
     rejected: state.rejected.map(({ card, message, ...rest }) => ({ ...rest, ...publicPlayRefusal(card, rest.code, message) })),
     tie: tie === null ? null : {
-      contenders: tie.contenders.map(contenderFigures),
+      contenders: tie.contenders.map((c) => ({ ...contenderFigures(c), card: c.card ?? null })),
       ...tieFigures(state, tie.contenders),
       queued: tie.queued.length,
     },
