@@ -8,6 +8,8 @@ import type { GameUi } from '../game-ui.ts';
 import { zappOverviewLine } from './overview.ts';
 import { ZAPP_ZERAPP, ZappZerappPage } from './page.ts';
 import { ZappRefereeControls } from './referee-controls.ts';
+import { describeZappEvent } from './events.ts';
+import { ZAPP_REFUSALS } from './refusals.ts';
 import { ZappSimulatorSeats } from './simulator-seats.ts';
 
 export const zappZerappUi: GameUi = {
@@ -15,6 +17,8 @@ export const zappZerappUi: GameUi = {
   title: 'Zapp Zerapp',
   page: (ctx) => new ZappZerappPage(ctx),
   overview: (view, nameOf) => zappOverviewLine(view as ZappView, nameOf),
+  describeEvent: describeZappEvent,
+  refusals: ZAPP_REFUSALS,
   simulator: (kit) => new ZappSimulatorSeats(kit),
   referee: (kit) => new ZappRefereeControls(kit),
   newGame: {

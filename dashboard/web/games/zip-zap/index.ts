@@ -6,7 +6,9 @@ import type { ZipZapPublicView } from '../../types.ts';
 import type { GameUi } from '../game-ui.ts';
 import { zipOverviewLine } from './overview.ts';
 import { ZIP_ZAP, ZipZapPage } from './page.ts';
+import { describeZipEvent } from './events.ts';
 import { ZipRefereeControls } from './referee-controls.ts';
+import { ZIP_REFUSALS } from './refusals.ts';
 import { ZipSimulatorSeats } from './simulator-seats.ts';
 
 export const zipZapUi: GameUi = {
@@ -14,6 +16,8 @@ export const zipZapUi: GameUi = {
   title: 'Zip-Zap',
   page: (ctx) => new ZipZapPage(ctx),
   overview: (view, nameOf) => zipOverviewLine(view as ZipZapPublicView, nameOf),
+  describeEvent: describeZipEvent,
+  refusals: ZIP_REFUSALS,
   simulator: (kit) => new ZipSimulatorSeats(kit),
   referee: (kit) => new ZipRefereeControls(kit),
   newGame: {
