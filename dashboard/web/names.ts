@@ -57,5 +57,6 @@ export function namedText(store: LiveStore, table: string): (text: string) => st
   if (pairs.length === 0) return (text) => text;
   const byId = new Map(pairs);
   const pattern = new RegExp(`(?<![\\w-])(${pairs.map(([id]) => escape(id)).join('|')})(?![\\w-])`, 'g');
-  return (text) => text.replace(pattern, (id) => byId.get(id) ?? id);
+  // "ana's pad (seat-1)" names the pad twice once both are names: "Ada's pad (Ada's pad)" is said once.
+  return (text) => text.replace(pattern, (id) => byId.get(id) ?? id).replace(/([A-Za-z][\w']*(?: [\w']+)*) \(\1\)/g, '$1');
 }

@@ -6,7 +6,7 @@
  * that every code in docs/rules-engine.md has its sentence.
  *
  * The controller's message is shown only for the codes whose message carries a public detail the sentence
- * cannot (whose pad, how late, how many cards); otherwise it may be the engine's wording, meant for the log.
+ * cannot (whose pad, how many cards); otherwise it may be the engine's wording (ids, controller milliseconds).
  * `HIDDEN_REASON` is said as hidden, never with the controller's text (which used to send the referee to an
  * event log that no page shows).
  */
@@ -36,8 +36,10 @@ export const TABLE_REFUSALS: RefusalSentences = {
   NO_GAME: 'no game is running at this table',
 };
 
-/** Codes whose controller message adds a public detail to the sentence (figures, a pad, counts, a list). */
-const DETAILED = new Set(['BAD_CONFIG', 'BAD_SETUP', 'LATE_PLAY', 'WRONG_COUNT', 'PADS_NOT_CLEAR', 'NOT_SEEN', 'RATE_LIMITED', 'WRONG_DESTINATION']);
+/** Codes whose controller message adds a public detail to the sentence (counts, a list of problems). */
+const DETAILED = new Set(['BAD_CONFIG', 'BAD_SETUP', 'WRONG_COUNT', 'NOT_SEEN', 'RATE_LIMITED', 'WRONG_DESTINATION']);
+/** Codes whose controller message says it all in players' words (whose pads still hold a barrel). */
+const SAID_IN_FULL = new Set(['PADS_NOT_CLEAR']);
 
 /** The sentence for a code: the game's own, else the table's, else undefined. */
 export function refusalSentence(code: string, game: RefusalSentences = {}): string | undefined {
@@ -51,7 +53,7 @@ export function refusalSentence(code: string, game: RefusalSentences = {}): stri
 export function refusalText(code: string, message?: string, game: RefusalSentences = {}): string {
   const sentence = refusalSentence(code, game);
   const said = message === undefined || message === '' || code === 'HIDDEN_REASON' ? undefined : message;
-  if (sentence === undefined) return said ?? code.toLowerCase().replaceAll('_', ' ');
+  if (sentence === undefined || (said !== undefined && SAID_IN_FULL.has(code))) return said ?? sentence ?? code.toLowerCase().replaceAll('_', ' ');
   return said !== undefined && DETAILED.has(code) && said !== sentence ? `${sentence} (${said})` : sentence;
 }
 

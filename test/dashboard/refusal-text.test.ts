@@ -42,8 +42,12 @@ describe('refusal sentences', () => {
 
   it('adds the controller\'s detail where it carries one, and falls back to the message for a code it does not know', () => {
     expect(refusalText('DOES_NOT_FOLLOW', 'Y8 does not follow Y3', ZIP_REFUSALS)).toBe(ZIP_REFUSALS.DOES_NOT_FOLLOW);
-    expect(refusalText('LATE_PLAY', 'landed 620 ms before the newest play', ZIP_REFUSALS))
-      .toBe(`${ZIP_REFUSALS.LATE_PLAY} (landed 620 ms before the newest play)`);
+    expect(refusalText('WRONG_COUNT', 'ana holds 3 unseen cards, 2 given', K21_REFUSALS))
+      .toBe(`${K21_REFUSALS.WRONG_COUNT} (ana holds 3 unseen cards, 2 given)`);
+    // The engine's figures in controller milliseconds are not for players: the sentence alone.
+    expect(refusalText('LATE_PLAY', 'ana\'s play landed at 1733400000123 ms (−12/+12) …', ZIP_REFUSALS)).toBe(ZIP_REFUSALS.LATE_PLAY);
+    const pads = 'put every barrel back on the mountain before the next roll: a barrel still lies on ana\'s pad (seat-1)';
+    expect(refusalText('PADS_NOT_CLEAR', pads, ZAPP_REFUSALS)).toBe(pads);
     expect(refusalText('SOMETHING_NEW', 'a new refusal')).toBe('a new refusal');
     expect(refusalText('SOMETHING_NEW')).toBe('something new');
   });
