@@ -175,7 +175,7 @@ export function resultLine(): ResultLine {
       const said = r.ok && typeof data?.message === 'string' ? named(data.message) : '';
       // A refusal in words (refusal-text.ts); its code stays in data-outcome for whoever needs it.
       const why = named(refusalText(r.code ?? 'ERROR', r.message, wording.refusals));
-      this.say(r.ok ? `${what}: ok${said === '' ? '' : ` — ${said}`}` : `${what}: refused (${why})`,
+      this.say(r.ok ? `${what}: ok${said === '' ? '' : ` — ${said}`}` : `${what}: refused — ${why}`,
         r.ok, r.ok ? (typeof data?.outcome === 'string' ? data.outcome : 'ok') : r.code ?? 'ERROR');
     },
   };

@@ -244,7 +244,8 @@ describe('the Killer-21 page from recorded views', () => {
     // Dee has answered already: the table's refusal, with its code and sentence, not "ok".
     await page.locator('.k21-sim section[data-seat="D"]').getByRole('button', { name: 'Press ZAP (I can\'t)' }).click();
     await waitFor(async () => (await line.getAttribute('data-code')) === 'ALREADY_ANSWERED', 'the refusal');
-    expect(await line.textContent()).toBe('Dee: ZAP button: ALREADY_ANSWERED — D has already answered');
+    // In words (refusal-text.ts), by name: no code, no seat id ("D has already answered" was the engine's).
+    expect(await line.textContent()).toBe('Dee: ZAP button: refused — that player has already answered this Killer (one red 0 each)');
     // Ada says "no red 0": the answer waited for the table; the events up to its seq are the outcome.
     await ada.getByRole('button', { name: 'Press ZAP (I can\'t)' }).click();
     await waitFor(async () => (await line.getAttribute('data-code')) === 'APPLIED', 'the outcome');
@@ -295,8 +296,9 @@ describe('the Killer-21 page from recorded views', () => {
     await publish([{ type: 'ACTION_REFUSED', action: 'play', code: 'NOT_YOUR_TURN' }, { type: 'NOTICE', code: 'UNKNOWN_TAG', message: 'a tag nobody enrolled', station: 'seat-2' }]);
     await waitFor(async () => ((await page.locator('[data-testid=k21-events]').textContent()) ?? '').includes('UNKNOWN_TAG'), 'the notice');
     const events = (await page.locator('[data-testid=k21-events]').textContent()) ?? '';
-    expect(events).toContain('play refused: NOT_YOUR_TURN — Only the player on turn plays a card or says "I can\'t" (K21-10).');
-    expect(events).toContain('seat-2: a tag nobody enrolled (UNKNOWN_TAG)');
+    expect(events).toContain('A play was refused: only the player on turn plays a card or says "I can\'t"');
+    // The station said as whose pad it is (names.ts), not as its id.
+    expect(events).toContain('Ben\'s pad: a tag nobody enrolled (UNKNOWN_TAG)');
     expect(events).toContain('Killer settled: Ada and Cy lose a life');
     expect(viewer.errors).toEqual([]);
   });

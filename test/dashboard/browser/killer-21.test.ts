@@ -123,12 +123,12 @@ describe('a Killer-21 round by hand through the simulator panel', () => {
     expect(shown.code).toBe('NOT_YOUR_TURN');
     // The table's verdict carries the engine's public sentence (docs/mqtt.md, "Simulated actions and their answers").
     // In words (refusal-text.ts); the code stays in data-code.
-    expect(shown.text).toBe(`ben: ${card} on the pad: refused (only the player on turn plays a card or says "I can't")`);
+    expect(shown.text).toBe(`ben: ${card} on the pad: refused — only the player on turn plays a card or says "I can't"`);
     // Ben's card put on the pile is the play of ana, on turn: refused for a reason that depends on her hand,
     // said in words and as hers (it used to read "ben: … HIDDEN_REASON").
     const onPile = await act(sim.page, 'ben', 'Put on the pile', card);
     expect(onPile.code).toBe('HIDDEN_REASON');
-    expect(onPile.text).toBe(`${card} on the pile (ana's play: ana is on turn): refused (the reason is hidden: it depends on the cards in hand)`);
+    expect(onPile.text).toBe(`${card} on the pile (ana's play: ana is on turn): refused — the reason is hidden: it depends on the cards in hand`);
     expect(state().total).toBe(before.total);
     expect(hand('ben')).toEqual(before.hands.ben);
     await waitFor(async () => ((await viewer.page.locator('[data-testid=k21-events]').textContent()) ?? '').includes('A play was refused: only the player on turn plays a card'),

@@ -145,7 +145,7 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     await page.getByRole('button', { name: 'Start new game' }).click();
     await page.locator('#confirm-ok').click();
     // Said in words (refusal-text.ts); the code stays in data-outcome.
-    await waitText(page, '[data-testid=result]', 'new game: refused (the referee token is missing or wrong)');
+    await waitText(page, '[data-testid=result]', 'new game: refused — the referee token is missing or wrong');
     expect(await page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('UNAUTHORIZED');
     // The observer has seen every request message at the broker since start-up: none at all.
     expect(harness.requests).toEqual([]);
@@ -304,7 +304,7 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     // The table heard the button and the answer says why it does not roll: the barrels still lie on the pads.
     // …and whose pads: every seat's barrel is still there.
     const refusal = await press();
-    expect(refusal).toMatch(new RegExp(`^${what}: refused \\(put every barrel back on the mountain before the next roll: a barrel still lies on `));
+    expect(refusal).toMatch(new RegExp(`^${what}: refused — put every barrel back on the mountain before the next roll: a barrel still lies on `));
     expect(await referee.page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('PADS_NOT_CLEAR');
     for (const player of PLAYERS) expect(refusal).toContain(`${NAMES[player] ?? ''}'s pad`);
     expect(refusal).not.toMatch(/seat-\d|ana|ben|cy\b/);

@@ -206,7 +206,7 @@ describe('a Zip-Zap round played by hand in the browser, on the real controller'
     // The answer comes once the table has applied the play (after the arbitration window). Whether the card
     // follows depends on what ana holds, so its reason is hidden (docs/mqtt.md, "Refusals and hidden information").
     // Said in words, by the player's name, and pointing at no log.
-    expect(answer).toBe(`Ada: ${cardName(wrong ?? '')} tapped: refused (the reason is hidden: it depends on the cards in hand)`);
+    expect(answer).toBe(`Ada: ${cardName(wrong ?? '')} tapped: refused — the reason is hidden: it depends on the cards in hand`);
     expect(await sim.page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('HIDDEN_REASON');
     expect(omni().hands.ana).toContain(wrong);
     await waitFor(async () => (await viewer.page.locator('[data-testid=rejected] li').count()) === 1, 'the refused play');
@@ -217,7 +217,7 @@ describe('a Zip-Zap round played by hand in the browser, on the real controller'
     expect(line).not.toMatch(/DOES_NOT_FOLLOW|NOTHING_FOLLOWS|CARD_NOT_IN_HAND/);
     expect(line).not.toContain(wrong);
     await waitFor(async () => (await viewer.page.locator('[data-testid=events]').textContent() ?? '')
-      .includes('Ada\'s card was refused (the reason is hidden: it depends on the cards in hand)'), 'the refusal in the events');
+      .includes('Ada\'s card was refused — the reason is hidden: it depends on the cards in hand'), 'the refusal in the events');
     await expectNoHandCards();
   });
 
@@ -239,7 +239,7 @@ describe('a Zip-Zap round played by hand in the browser, on the real controller'
         const other = PLAYERS.find((p) => p !== mode.controller && (omni().hands[p]?.length ?? 0) > 0) ?? '';
         const card = omni().hands[other]?.find((c) => !c.startsWith('Z')) ?? '';
         const answer = await tap(other, card);
-        expect(answer).toBe(`${NAMES[other] ?? ''}: ${cardName(card)} tapped: refused (play is paused: only the player in control may play now)`);
+        expect(answer).toBe(`${NAMES[other] ?? ''}: ${cardName(card)} tapped: refused — play is paused: only the player in control may play now`);
         expect(await sim.page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('NOT_CONTROLLER');
         const pauseLine = `${NAMES[other] ?? ''}'s card was refused: play is paused: only the player in control may play now`;
         await waitFor(async () => ((await viewer.page.locator('[data-testid=rejected] li').first().textContent()) ?? '').includes(pauseLine), 'the pause refusal');

@@ -128,7 +128,7 @@ export class Killer21SimulatorPanel implements GamePart {
     const r = await sendRequest(this.table, 'simulate', params);
     if (!r.ok) {
       // In words (refusal-text.ts), ids said as names: the code stays in data-code.
-      this.show('error', `${what}: refused (${namedText(this.kit.ctx.store, this.table)(refusalText(r.code ?? 'ERROR', r.message))})`, r.code ?? 'ERROR');
+      this.show('error', `${what}: refused — ${namedText(this.kit.ctx.store, this.table)(refusalText(r.code ?? 'ERROR', r.message))}`, r.code ?? 'ERROR');
       return false;
     }
     const a = answered(r.data);
