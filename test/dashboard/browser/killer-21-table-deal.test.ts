@@ -95,6 +95,7 @@ describe('Killer-21 dealt at the table on the dashboard', () => {
     const line = sim.page.locator('[data-testid=k21-outcome]');
     const box = sim.page.locator(`.k21-sim section[data-seat="${REGISTERED}"]`);
     const codes: string[] = [];
+    const said: string[] = [];
     for (const card of REGISTERED_HAND) {
       const [kind, copy] = card.split('-');
       await box.locator('select[data-role=kind]').selectOption(kind ?? '');
@@ -102,9 +103,15 @@ describe('Killer-21 dealt at the table on the dashboard', () => {
       const before = Number(await line.getAttribute('data-answers'));
       await box.getByRole('button', { name: 'Lay on own pad' }).click();
       codes.push(await nextAnswer(before));
+      said.push(await line.textContent() ?? '');
     }
-    // Two cards change nothing yet; the third completes the hand.
+    // Two cards change nothing yet, but they count: the answer says so (it used to say "nothing to do in this
+    // phase"); the third completes the hand.
     expect(codes.slice(0, 2)).toEqual(['UNCHANGED', 'UNCHANGED']);
+    for (const [i, text] of said.slice(0, 2).entries()) {
+      expect(text).toMatch(new RegExp(`the card lies on \\w+'s pad and counts toward registering the hand \\(${i + 1} laid;`));
+      expect(text).not.toContain('nothing to do');
+    }
     expect(codes[2]).toBe('APPLIED');
     expect(await line.textContent()).toContain('hand registered');
     expect(state().hands[REGISTERED]).toEqual(REGISTERED_HAND);
