@@ -23,6 +23,11 @@ function documentedCodes(game: string): string[] {
 const GAMES: readonly (readonly [string, RefusalSentences])[] = [['Zip-Zap', ZIP_REFUSALS], ['Zapp Zerapp', ZAPP_REFUSALS], ['Killer-21', K21_REFUSALS]];
 
 describe('refusal sentences', () => {
+  it('are checked for every game whose rejection codes docs/rules-engine.md lists', () => {
+    const documented = DOC.split(/^## /m).filter((section) => /^### Rejection codes/m.test(section)).map((section) => section.split(' (')[0]);
+    expect(documented.sort()).toEqual(GAMES.map(([game]) => game).sort());
+  });
+
   for (const [game, own] of GAMES) {
     it(`has a sentence for every ${game} code in docs/rules-engine.md`, () => {
       const codes = documentedCodes(game);
