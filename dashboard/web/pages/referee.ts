@@ -228,7 +228,8 @@ export class RefereePage {
         e.preventDefault();
         void (async () => {
           const station = this.stationSelect.value;
-          if (station === '' || !await confirmAction(`Forget station ${station}? Use this for a station unplugged for good.`)) return;
+          const label = this.stationSelect.selectedOptions[0]?.textContent ?? station;
+          if (station === '' || !await confirmAction(`Forget station ${label}? Use this for a station unplugged for good.`)) return;
           await this.send(`remove ${station}`, 'remove-station', { station });
         })();
       },

@@ -273,7 +273,7 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     await referee.page.goto(`${harness.dashboardUrl}/#/table/${TABLE}/referee`);
     for (let guard = 0; omni().currentMover !== null && guard < 5; guard++) {
       const mover = omni().currentMover;
-      await waitText(referee.page, '.moves h2', `${mover ?? ''} moves`);
+      await waitText(referee.page, '.moves h2', `${NAMES[mover ?? ''] ?? ''} moves`);
       const button = referee.page.locator('button[data-move]').first();
       const piece = await button.getAttribute('data-move');
       // By keyboard, as a referee with a keyboard plays: focus the button and press Enter.
