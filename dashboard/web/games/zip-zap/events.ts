@@ -3,9 +3,8 @@
  * while the referee rules), a play taken back for a tie said as contested, refusals in this game's words; the
  * rest as every game says it (common.ts).
  */
-import { describeEvent } from '../../common.ts';
+import { describeEvent } from '../../event-text.ts';
 import type { PlayNote } from '../../event-order.ts';
-import type { NameOf } from '../../names.ts';
 import type { PublicEventJson } from '../../types.ts';
 import { cardName } from './card-names.ts';
 import { ZIP_REFUSALS } from './refusals.ts';
@@ -17,13 +16,13 @@ function list(items: readonly string[]): string {
 }
 
 /** "Ana's green 2" for each contender (or "Ana's card" where the card is not known). */
-export function contendersText(contenders: unknown, nameOf: NameOf): string {
+export function contendersText(contenders: unknown, nameOf: (id: string) => string): string {
   if (!Array.isArray(contenders)) return '';
   return list(contenders.map((c: { player?: unknown; card?: unknown }) =>
     `${nameOf(str(c.player))}'s ${typeof c.card === 'string' ? cardName(c.card) : 'card'}`));
 }
 
-export function describeZipEvent(e: PublicEventJson, nameOf: NameOf, note?: PlayNote): string {
+export function describeZipEvent(e: PublicEventJson, nameOf: (id: string) => string, note?: PlayNote): string {
   const who = nameOf(str(e.player));
   switch (e.type) {
     case 'CARD_PLAYED':
