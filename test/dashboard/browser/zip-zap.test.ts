@@ -217,7 +217,7 @@ describe('a Zip-Zap round played by hand in the browser, on the real controller'
     expect(line).not.toMatch(/DOES_NOT_FOLLOW|NOTHING_FOLLOWS|CARD_NOT_IN_HAND/);
     expect(line).not.toContain(wrong);
     await waitFor(async () => (await viewer.page.locator('[data-testid=events]').textContent() ?? '')
-      .includes('Ada\'s card was refused — the reason is hidden: it depends on the cards in hand'), 'the refusal in the events');
+      .includes('Ada\'s card was refused (the reason is hidden: it depends on the cards in hand)'), 'the refusal in the events');
     await expectNoHandCards();
   });
 
