@@ -11,6 +11,7 @@
 import { BOARD_PRESETS } from '../../controller/rules/zapp-zerapp/board-presets.ts';
 import { pathFrom, stepsToCity } from '../../controller/rules/zapp-zerapp/board.ts';
 import { s } from './dom.ts';
+import { pieceLabel } from './piece-labels.ts';
 import type { BoardSpec, Colour, Loc, MoveOption } from './types.ts';
 
 export const COLOUR_HEX: Readonly<Record<Colour, string>> = { RED: '#d7263d', GREEN: '#1b998b', BLUE: '#2e5eaa', YELLOW: '#f4c430' };
@@ -35,15 +36,8 @@ function colourOfPiece(piece: string): Colour {
   return piece.replace(/\d+$/, '') as Colour;
 }
 
-/** A piece's short label: colour initial and number (R1, G3). */
-export function pieceLabel(piece: string): string {
-  return `${piece.charAt(0)}${piece.replace(/^\D+/, '')}`;
-}
-
-/** Where a location is for people: "field 7", "START", "city". */
-export function locLabel(loc: Loc): string {
-  return typeof loc === 'number' ? `field ${loc}` : loc === 'START' ? 'start' : 'city';
-}
+// The labels are pure (event-text.ts needs them without the DOM): re-exported for the board's users.
+export { locLabel, pieceLabel } from './piece-labels.ts';
 
 export interface Highlight {
   readonly move: MoveOption | null;

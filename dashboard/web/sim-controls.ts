@@ -5,6 +5,7 @@
  */
 import { options } from './common.ts';
 import { h } from './dom.ts';
+import { namesOf, stationNamesOf } from './names.ts';
 import type { PageContext } from './page.ts';
 
 /** What the station controls need: the table's health and the page's `simulate` (SimulatorKit). */
@@ -22,11 +23,17 @@ export function labelledSelect(label: string, id: string, values: readonly strin
 /** A station's "Press ZAP button" (not for a pile station, which has none) and its Unplug / Plug in. */
 export function stationControls(kit: SimSender, station: string, button = true): HTMLElement[] {
   const online = kit.ctx.store.table(kit.ctx.table).health.get(station)?.online;
+  // Answers name the seat's player ("Ada: ZAP button"), the station only where no seat has it.
+  const seat = kit.ctx.store.bridgeEntry(kit.ctx.table)?.seats?.find((s) => s.station === station);
+  const { store, table } = kit.ctx;
+  const who = seat === undefined ? stationNamesOf(store, table)(station) : namesOf(store, table)(seat.id);
   return [
-    button ? h('button', { type: 'button', 'data-op': 'press', onclick: () => void kit.simulate(`${station}: press`, { station, op: 'press' }) }, 'Press ZAP button') : null,
+    button ? h('button', {
+      type: 'button', 'data-op': 'press', onclick: () => void kit.simulate(`${who}: ZAP button`, { station, op: 'press' }),
+    }, 'Press ZAP button') : null,
     online === false
-      ? h('button', { type: 'button', 'data-op': 'plug', onclick: () => void kit.simulate(`${station}: plug in`, { station, op: 'plug' }) }, 'Plug in')
-      : h('button', { type: 'button', class: 'secondary', 'data-op': 'unplug', onclick: () => void kit.simulate(`${station}: unplug`, { station, op: 'unplug' }) }, 'Unplug'),
+      ? h('button', { type: 'button', 'data-op': 'plug', onclick: () => void kit.simulate(`${who}: plug in`, { station, op: 'plug' }) }, 'Plug in')
+      : h('button', { type: 'button', class: 'secondary', 'data-op': 'unplug', onclick: () => void kit.simulate(`${who}: unplug`, { station, op: 'unplug' }) }, 'Unplug'),
   ].filter((b) => b !== null);
 }
 

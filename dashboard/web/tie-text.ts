@@ -5,8 +5,10 @@
  */
 import type { ZipZapPublicView } from './types.ts';
 
-type Tie = NonNullable<ZipZapPublicView['tie']>;
-type Contender = Tie['contenders'][number];
+type PublicTie = NonNullable<ZipZapPublicView['tie']>;
+/** A contender's landing (its card, public since both lie on the pile, is not part of the figures). */
+type Contender = Omit<PublicTie['contenders'][number], 'card'>;
+type Tie = Omit<PublicTie, 'contenders'> & { readonly contenders: readonly Contender[] };
 
 const SOURCE: Readonly<Record<string, readonly [string, string]>> = {
   tag: ['tag window', 'tag windows'],

@@ -2,7 +2,7 @@
  * What happened, in order. Most events are public; a few carry hidden information and must pass through
  * `toPublicEvent` before they leave the process (design principle 2): ORACLE stuck knowledge is dropped
  * (it must not be given away before `announce-stuck`, ZIP-Q-3, Part C.1), and the card ids of plays that went
- * back to a hand are removed.
+ * back to a hand are removed. A tie's contenders keep their cards: they lie face up on the pile until the ruling.
  */
 import { publicPlayRefusal } from './public-refusal.ts';
 import type { PauseCause, PlayKind, TimedBy } from './state.ts';
@@ -116,6 +116,7 @@ export function toPublicEvent(event: ZipZapEvent): ZipZapEvent | null {
       return { ...event, ...publicPlayRefusal(event.card, event.code, event.message) };
     case 'HAND_REGISTERED':
       return { ...event, cards: [] };
+    case 'TIE_PENDING':
     case 'ROUND_DEALT':
     case 'CARD_FLIPPED':
     case 'REFLIP_NEEDED':

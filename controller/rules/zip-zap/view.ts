@@ -45,11 +45,12 @@ export interface ZipZapPublicView {
   /** Refused batch plays this round, without their cards (the card is back in the hand). */
   readonly rejected: readonly Omit<RejectedPlay, 'card'>[];
   /**
-   * A pending tie: who contends, when and how precisely each landing is known (without cards), the figures
-   * (ties.ts `TieFigures`), and how many plays wait behind it.
+   * A pending tie: who contends with which card (public: both lie face up on the pile while the referee
+   * rules), when and how precisely each landing is known, the figures (ties.ts `TieFigures`), and how many plays
+   * wait behind it.
    */
   readonly tie: (TieFigures & {
-    readonly contenders: readonly (TieContender & { readonly card?: string | null })[];
+    readonly contenders: readonly (TieContender & { readonly card: string | null })[];
     readonly queued: number;
   }) | null;
   readonly roundWinners: readonly string[];

@@ -6,7 +6,9 @@
  * (test/dashboard/game-registry.test.ts) fails if a file outside `games/<id>/` names a game id.
  */
 import type { ControlResult } from '../api.ts';
+import type { PlayNote } from '../event-order.ts';
 import type { NameOf } from '../names.ts';
+import type { RefusalSentences } from '../refusal-text.ts';
 import type { Page, PageContext } from '../page.ts';
 import type { RecordUi } from './record-ui.ts';
 import type { BridgeSeat, PublicEventJson } from '../types.ts';
@@ -114,7 +116,12 @@ export interface GameUi extends GameSummary {
    * events use it); events it does not know fall back to the shared sentences (common.ts). Optional: a game
    * whose events the shared sentences cover needs none.
    */
-  readonly describeEvent?: (e: PublicEventJson, nameOf: NameOf) => string;
+  readonly describeEvent?: (e: PublicEventJson, nameOf: NameOf, note?: PlayNote) => string;
+  /**
+   * The game's refusal codes in players' words (`games/<id>/refusals.ts`; refusal-text.ts has the table's own):
+   * test/dashboard/refusal-text.test.ts checks every code of docs/rules-engine.md has one.
+   */
+  readonly refusals: RefusalSentences;
   /** The game record page's parts (score name, chart, a step's view): `record-ui.ts`. Optional. */
   readonly record?: RecordUi;
 }

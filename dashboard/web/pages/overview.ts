@@ -80,7 +80,9 @@ export class OverviewPage {
                 h('a', { href: `#/table/${encodeURIComponent(id)}` }, t.state?.mode === 'buzzer' ? 'big screen' : 'game'), ' · ',
                 h('a', { href: `#/table/${encodeURIComponent(id)}/health` }, 'health'), ' · ',
                 h('a', { href: `#/table/${encodeURIComponent(id)}/notices` }, 'notices'), ' · ',
-                h('a', { href: `#/table/${encodeURIComponent(id)}/referee` }, t.state?.mode === 'buzzer' ? 'host' : 'referee')));
+                h('a', { href: `#/table/${encodeURIComponent(id)}/referee` }, t.state?.mode === 'buzzer' ? 'host' : 'referee'),
+                // A table on simulated stations can be played from the browser: its simulator panel.
+                bridge?.simulated === true ? [' · ', h('a', { href: `#/table/${encodeURIComponent(id)}/simulator`, 'data-testid': 'simulator-link' }, 'simulator')] : null));
           })));
   }
 }

@@ -12,11 +12,11 @@
  * faces, seats, events) is redrawn, a move list only when the moves on offer change.
  */
 import { confirmAction, sendRequest } from '../api.ts';
-import { eventList, field, options, resultLine, tokenForm } from '../common.ts';
+import { eventList, field, options, resultLine, tokenForm, type Wording } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { GamePart, RefereeKit, RunningGame, VariantChoice } from '../games/game-ui.ts';
 import { gameUi, gameUis } from '../games/registry.ts';
-import { namesOf } from '../names.ts';
+import { namedText, namesOf, stationNamesOf } from '../names.ts';
 import type { PageContext } from '../page.ts';
 
 const SEATS = 6;
@@ -74,9 +74,16 @@ export class RefereePage {
   private readonly send = async (what: string, name: string, params: Record<string, unknown>): Promise<boolean> => {
     this.result.busy(what);
     const r = await sendRequest(this.ctx.table, name, params);
-    this.result.show(what, r);
+    this.result.show(what, r, this.wording());
     return r.ok;
   };
+
+  /** The running game's refusal sentences and the table's names, for the answers (refusal-text.ts, names.ts). */
+  private wording(): Wording {
+    const state = this.ctx.store.table(this.ctx.table).state;
+    const game = state?.mode === 'game' ? gameUi(state.game) : undefined;
+    return { ...(game === undefined ? {} : { refusals: game.refusals }), named: namedText(this.ctx.store, this.ctx.table) };
+  }
 
   /** The table's game and players: from its state, else from `bridge/tables` (the configured seats and mode). */
   private suggestion(): Suggestion | undefined {
@@ -221,7 +228,8 @@ export class RefereePage {
         e.preventDefault();
         void (async () => {
           const station = this.stationSelect.value;
-          if (station === '' || !await confirmAction(`Forget station ${station}? Use this for a station unplugged for good.`)) return;
+          const label = this.stationSelect.selectedOptions[0]?.textContent ?? station;
+          if (station === '' || !await confirmAction(`Forget station ${label}? Use this for a station unplugged for good.`)) return;
           await this.send(`remove ${station}`, 'remove-station', { station });
         })();
       },
@@ -235,7 +243,9 @@ export class RefereePage {
     const listed = [...this.stationSelect.options].map((o) => o.value);
     if (listed.join('\n') !== stations.join('\n')) {
       const chosen = this.stationSelect.value;
-      replace(this.stationSelect, options(stations));
+      // Each station with whose it is ("Ada's pad (t2-seat-1)"): the referee picks by name, the request by id.
+      const stationName = stationNamesOf(this.ctx.store, this.ctx.table);
+      replace(this.stationSelect, options(stations, stations.map((s) => (stationName(s) === s ? s : `${stationName(s)} (${s})`))));
       if (stations.includes(chosen)) this.stationSelect.value = chosen;
     }
     const suggestion = this.suggestion();
@@ -245,7 +255,8 @@ export class RefereePage {
       this.lastEvent = lastEvent;
       // The game's own sentences with the players' names: the referee reads at least what the audience reads.
       const game = t.state?.mode === 'game' ? gameUi(t.state.game) : undefined;
-      replace(this.events, eventList(t.events, 8, namesOf(this.ctx.store, this.ctx.table), game?.describeEvent));
+      const nameOf = namesOf(this.ctx.store, this.ctx.table);
+      replace(this.events, eventList(t.events, 8, nameOf, game?.describeEvent, namedText(this.ctx.store, this.ctx.table)));
     }
     const state = t.state;
     const seq = state?.seq ?? -1;

@@ -6,19 +6,36 @@
  * tag of the item, its weight).
  *
  * Every answer is the table's verdict, not "sent": the controller answers once the table has handled what the
- * station sent (accepted, a violation, nothing to do, or refused with its code and sentence).
+ * station sent (accepted, a violation, nothing to do, or refused with its code and sentence). The page says it
+ * in the game's own sentences: the events the op led to (the answer's `seq` and event types name them) as the
+ * game pages word them, players and stations by name, a refusal in words (refusal-text.ts).
  *
  * Above the seats: what the table waits for (said by the game's part), so a person sitting in for a seat sees
  * when it is their turn. A buzzer table gets one "press" per contestant from this page itself.
  */
 import { sendRequest } from '../api.ts';
-import { resultLine, tokenForm } from '../common.ts';
+import { describeEvent, resultLine, tokenForm, type Wording } from '../common.ts';
 import { h, replace } from '../dom.ts';
 import type { GamePart, SimulatorKit } from '../games/game-ui.ts';
 import { gameUi } from '../games/registry.ts';
+import { namedText, namesOf } from '../names.ts';
 import type { PageContext } from '../page.ts';
 import { onlineSignature, stationControls } from '../sim-controls.ts';
-import type { BridgeSeat, BuzzerView } from '../types.ts';
+import type { BridgeSeat, BuzzerView, PublicEventJson } from '../types.ts';
+
+/** How long an answer waits for the events it names to reach the page before it is shown without them. */
+const EVENTS_WAIT_MS = 3000;
+
+/** A `simulate` answer waiting for its events: what was done, the events after `afterSeq` up to `untilSeq`. */
+interface PendingAnswer {
+  readonly what: string;
+  readonly afterSeq: number;
+  readonly untilSeq: number;
+  readonly types: ReadonlySet<string>;
+  readonly outcome: string;
+  readonly answer: Parameters<ReturnType<typeof resultLine>['show']>[1];
+  readonly timer: ReturnType<typeof setTimeout>;
+}
 
 export class SimulatorPage {
   readonly element = h('div', { class: 'simulator' });
@@ -27,6 +44,8 @@ export class SimulatorPage {
   private readonly waiting = h('p', { class: 'panel waiting', role: 'status', 'data-testid': 'waiting' });
   /** What the buzzer seats were drawn for: they are redrawn only when it changes. */
   private signature = '';
+  /** A `simulate` answer waiting for the events it names. */
+  private pending: PendingAnswer | undefined;
   /** The running game's own seats part (games/registry.ts), while its game runs. */
   private part: { readonly game: string; readonly part: GamePart } | undefined;
   private readonly kit: SimulatorKit;
@@ -47,8 +66,59 @@ export class SimulatorPage {
   }
 
   private async simulate(what: string, params: Record<string, unknown>): Promise<void> {
+    const t = this.ctx.store.table(this.ctx.table);
+    const afterSeq = Math.max(t.state?.seq ?? -1, t.events.at(-1)?.seq ?? -1);
     this.result.busy(what);
-    this.result.show(what, await sendRequest(this.ctx.table, 'simulate', params));
+    const r = await sendRequest(this.ctx.table, 'simulate', params);
+    const data = r.data as { seq?: unknown; outcome?: unknown; events?: unknown } | undefined;
+    const types = Array.isArray(data?.events) ? data.events.filter((e): e is string => typeof e === 'string' && e !== 'NOTICE') : [];
+    if (this.pending !== undefined) this.answerNow();
+    if (!r.ok || typeof data?.seq !== 'number' || types.length === 0) {
+      this.result.show(what, r, this.wording());
+      return;
+    }
+    this.pending = {
+      what, afterSeq, untilSeq: data.seq, types: new Set(types), outcome: typeof data.outcome === 'string' ? data.outcome : 'applied', answer: r,
+      timer: setTimeout(() => {
+        this.answerNow();
+      }, EVENTS_WAIT_MS),
+    };
+    this.answerWhenHere();
+  }
+
+  /** The running game's refusal sentences and the table's names (refusal-text.ts, names.ts). */
+  private wording(): Wording {
+    const state = this.ctx.store.table(this.ctx.table).state;
+    const ui = state?.mode === 'game' ? gameUi(state.game) : undefined;
+    return { ...(ui === undefined ? {} : { refusals: ui.refusals }), named: namedText(this.ctx.store, this.ctx.table) };
+  }
+
+  /** Answers the pending op once its events have reached the page. */
+  private answerWhenHere(): void {
+    const p = this.pending;
+    if (p === undefined) return;
+    const t = this.ctx.store.table(this.ctx.table);
+    if ((t.events.at(-1)?.seq ?? -1) >= p.untilSeq) this.answerNow();
+  }
+
+  /** The pending op's answer: its events in the game's sentences, or the controller's words when none arrived. */
+  private answerNow(): void {
+    const p = this.pending;
+    if (p === undefined) return;
+    this.pending = undefined;
+    clearTimeout(p.timer);
+    const events = this.ctx.store.table(this.ctx.table).events
+      .filter((e) => e.seq > p.afterSeq && e.seq <= p.untilSeq && p.types.has(e.type));
+    if (events.length === 0) {
+      this.result.show(p.what, p.answer, this.wording());
+      return;
+    }
+    const state = this.ctx.store.table(this.ctx.table).state;
+    const ui = state?.mode === 'game' ? gameUi(state.game) : undefined;
+    const nameOf = namesOf(this.ctx.store, this.ctx.table);
+    const named = namedText(this.ctx.store, this.ctx.table);
+    const line = (e: PublicEventJson): string => named(ui?.describeEvent?.(e, nameOf) ?? describeEvent(e, nameOf, ui?.refusals));
+    this.result.say(`${p.what}: ${events.slice(0, 4).map(line).join('; ')}`, true, p.outcome);
   }
 
   /** The seats with their stations: from `bridge/tables` when published, else the conventional `seat-N`. */
@@ -77,10 +147,13 @@ export class SimulatorPage {
   }
 
   destroy(): void {
+    if (this.pending !== undefined) clearTimeout(this.pending.timer);
+    this.pending = undefined;
     this.dropPart();
   }
 
   update(): void {
+    this.answerWhenHere();
     const state = this.ctx.store.table(this.ctx.table).state;
     this.waiting.hidden = state?.mode !== 'game';
     if (state?.mode === 'buzzer') {

@@ -94,7 +94,9 @@ describe('buzzer big screen and host controls (real controller, real browser)', 
   it('arming needs the token: refused without it, and nothing is published', async () => {
     await phase(screen.page, 'idle');
     await host.page.locator('[data-testid=arm]').waitFor();
-    expect(await control('[data-testid=arm]')).toContain('UNAUTHORIZED');
+    // In words; the code stays in data-outcome.
+    expect(await control('[data-testid=arm]')).toBe('arm: refused — the referee token is missing or wrong');
+    expect(await host.page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('UNAUTHORIZED');
     // The refusal happened before MQTT: give a stray publish time to show up, then check the broker saw none.
     await host.page.waitForTimeout(200);
     expect(armRequests()).toBe(0);

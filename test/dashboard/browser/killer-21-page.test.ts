@@ -25,7 +25,8 @@ import { waitFor } from '../support/wait.ts';
 import { launchBrowser, openPage, screenshot, type WatchedPage } from './support.ts';
 
 const TABLE = 'k21';
-const SEATS = [{ id: 'A', name: 'Ada' }, { id: 'B', name: 'Ben' }, { id: 'C', name: 'Cy' }, { id: 'D', name: 'Dee' }];
+// Ben's seat is played by a bot (as the demo's seats are): the pages say so.
+const SEATS = [{ id: 'A', name: 'Ada' }, { id: 'B', name: 'Ben', bot: true }, { id: 'C', name: 'Cy' }, { id: 'D', name: 'Dee' }];
 const AXE = readFileSync(path.resolve(import.meta.dirname, '..', '..', '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
 const topics = new Topics(BASE);
@@ -188,6 +189,22 @@ describe('the Killer-21 page from recorded views', () => {
     expect(await page.locator('[data-testid="k21-player-A"] .player-name').textContent()).toBe('Ada');
     expect(await page.locator('[data-testid="k21-player-A"] .badge.control').count()).toBe(1);
     expect(await page.locator('.badge.control').count()).toBe(1);
+    // Only the seat a bot plays says "bot".
+    expect(await page.locator('[data-testid="k21-player-B"] [data-testid=bot-B]').textContent()).toBe('bot');
+    expect(await page.locator('.badge.bot').count()).toBe(1);
+  });
+
+  it('tells how to play, in the page itself (no internet needed at a venue)', async () => {
+    const page = viewer.page;
+    const rules = page.locator('[data-testid=rules]');
+    expect(await rules.locator('summary').textContent()).toBe('How to play Killer-21');
+    expect(await rules.getAttribute('open')).toBeNull();
+    await rules.locator('summary').click();
+    expect(await rules.getAttribute('open')).not.toBeNull();
+    const lines = await rules.locator('li').allTextContents();
+    expect(lines.join(' ')).toContain('must not pass 21');
+    expect(lines.join(' ')).toContain('The Killer: every player, its player too, must put a red 0 on their own pad');
+    expect(await rules.textContent()).toContain('docs/rules/killer-21.md');
   });
 
   it('counts the Killer window down live and shows each answer', async () => {
@@ -241,10 +258,13 @@ describe('the Killer-21 page from recorded views', () => {
     await page.locator('#token').fill(TOKEN);
     await page.getByRole('button', { name: 'Use token' }).click();
     const line = page.locator('[data-testid=k21-outcome]');
+    expect(await page.locator('[data-testid=bot-B]').textContent()).toBe('a bot plays this seat');
+    expect(await page.locator('[data-testid=bot-A]').count()).toBe(0);
     // Dee has answered already: the table's refusal, with its code and sentence, not "ok".
     await page.locator('.k21-sim section[data-seat="D"]').getByRole('button', { name: 'Press ZAP (I can\'t)' }).click();
     await waitFor(async () => (await line.getAttribute('data-code')) === 'ALREADY_ANSWERED', 'the refusal');
-    expect(await line.textContent()).toBe('Dee: ZAP button: ALREADY_ANSWERED — D has already answered');
+    // In words (refusal-text.ts), by name: no code, no seat id ("D has already answered" was the engine's).
+    expect(await line.textContent()).toBe('Dee: ZAP button: refused — that player has already answered this Killer (one red 0 each)');
     // Ada says "no red 0": the answer waited for the table; the events up to its seq are the outcome.
     await ada.getByRole('button', { name: 'Press ZAP (I can\'t)' }).click();
     await waitFor(async () => (await line.getAttribute('data-code')) === 'APPLIED', 'the outcome');
@@ -295,8 +315,9 @@ describe('the Killer-21 page from recorded views', () => {
     await publish([{ type: 'ACTION_REFUSED', action: 'play', code: 'NOT_YOUR_TURN' }, { type: 'NOTICE', code: 'UNKNOWN_TAG', message: 'a tag nobody enrolled', station: 'seat-2' }]);
     await waitFor(async () => ((await page.locator('[data-testid=k21-events]').textContent()) ?? '').includes('UNKNOWN_TAG'), 'the notice');
     const events = (await page.locator('[data-testid=k21-events]').textContent()) ?? '';
-    expect(events).toContain('play refused: NOT_YOUR_TURN — Only the player on turn plays a card or says "I can\'t" (K21-10).');
-    expect(events).toContain('seat-2: a tag nobody enrolled (UNKNOWN_TAG)');
+    expect(events).toContain('A play was refused: only the player on turn plays a card or says "I can\'t"');
+    // The station said as whose pad it is (names.ts), not as its id.
+    expect(events).toContain('Ben\'s pad: a tag nobody enrolled (UNKNOWN_TAG)');
     expect(events).toContain('Killer settled: Ada and Cy lose a life');
     expect(viewer.errors).toEqual([]);
   });
@@ -310,6 +331,8 @@ describe('the Killer-21 page from recorded views', () => {
     const name = (id: string): string => SEATS.find((seat) => seat.id === id)?.name ?? `no seat ${id}`;
     expect(await card.locator('[data-testid=phase]').textContent()).toBe(`round ${v.round}, ${name(v.turn ?? '')} to play, total ${v.total}`);
     expect(await card.textContent()).toContain(v.players.map((p) => `${name(p.id)} (${p.lives} ${p.lives === 1 ? 'life' : 'lives'})`).join(', '));
+    // A simulated table links its simulator panel from the overview.
+    expect(await card.getByRole('link', { name: 'simulator' }).getAttribute('href')).toBe(`#/table/${TABLE}/simulator`);
     await w.page.context().close();
   });
 

@@ -19,7 +19,9 @@ import { launchBrowser, openPage, screenshot, type WatchedPage } from './support
 
 const TABLE = 'k21t';
 const PLAYERS = ['ana', 'ben', 'cy'] as const;
-const RULES = { dealing: 'TABLE', handSize: 3 } as const;
+// A small deck of the table's own (3 of each red, 2 Pass cards…): the simulator offers only its copies.
+const DECK = { red: [3, 3, 3, 3, 3, 3, 3, 3], DRAW1: 2, DRAW2: 2, PASS: 2, SKIP: 2, REVERSE: 2, LIFE: 1, KILLER: 1 } as const;
+const RULES = { dealing: 'TABLE', handSize: 3, deck: DECK } as const;
 const SEED = 11;
 /** Who plays first (after the dealer) is known at the deal; the seat after them registers its hand. */
 const FIRST = (() => {
@@ -94,7 +96,13 @@ describe('Killer-21 dealt at the table on the dashboard', () => {
     await useToken(sim.page);
     const line = sim.page.locator('[data-testid=k21-outcome]');
     const box = sim.page.locator(`.k21-sim section[data-seat="${REGISTERED}"]`);
+    // The picker offers what this table's deck holds, not copies 1–20.
+    for (const [kind, copies] of [['R7', DECK.red[7]], ['PASS', DECK.PASS], ['KILLER', DECK.KILLER]] as const) {
+      await box.locator('select[data-role=kind]').selectOption(kind);
+      expect(await box.locator('select[data-role=copy] option').count(), kind).toBe(copies);
+    }
     const codes: string[] = [];
+    const said: string[] = [];
     for (const card of REGISTERED_HAND) {
       const [kind, copy] = card.split('-');
       await box.locator('select[data-role=kind]').selectOption(kind ?? '');
@@ -102,9 +110,15 @@ describe('Killer-21 dealt at the table on the dashboard', () => {
       const before = Number(await line.getAttribute('data-answers'));
       await box.getByRole('button', { name: 'Lay on own pad' }).click();
       codes.push(await nextAnswer(before));
+      said.push(await line.textContent() ?? '');
     }
-    // Two cards change nothing yet; the third completes the hand.
+    // Two cards change nothing yet, but they count: the answer says so (it used to say "nothing to do in this
+    // phase"); the third completes the hand.
     expect(codes.slice(0, 2)).toEqual(['UNCHANGED', 'UNCHANGED']);
+    for (const [i, text] of said.slice(0, 2).entries()) {
+      expect(text).toMatch(new RegExp(`the card lies on \\w+'s pad and counts toward registering the hand \\(${i + 1} laid;`));
+      expect(text).not.toContain('nothing to do');
+    }
     expect(codes[2]).toBe('APPLIED');
     expect(await line.textContent()).toContain('hand registered');
     expect(state().hands[REGISTERED]).toEqual(REGISTERED_HAND);

@@ -106,6 +106,14 @@ describe('a Killer-21 round by hand through the simulator panel', () => {
     await sim.page.locator('#token').fill(harness.token);
     await sim.page.getByRole('button', { name: 'Use token' }).click();
     await figuresMatch();
+    // The "waiting for" line says whom the table waits for (it used to stay empty on Killer-21).
+    expect(await sim.page.locator('[data-testid=waiting]').textContent()).toBe(`Waiting for: ${state().turn ?? ''} to play`);
+    // The card picker offers the copies the deck holds (the default deck: 10 of a red, 1 Killer), not 1–20.
+    const box = sim.page.locator('.k21-sim section[data-seat="ana"]');
+    await box.locator('select[data-role=kind]').selectOption('R7');
+    expect(await box.locator('select[data-role=copy] option').count()).toBe(10);
+    await box.locator('select[data-role=kind]').selectOption('KILLER');
+    expect(await box.locator('select[data-role=copy] option').allTextContents()).toEqual(['1']);
   });
 
   it('shows a refused play with its reason: a card on ben\'s pad while ana is on turn', async () => {
@@ -114,10 +122,16 @@ describe('a Killer-21 round by hand through the simulator panel', () => {
     const shown = await act(sim.page, 'ben', 'Put on own pad', card);
     expect(shown.code).toBe('NOT_YOUR_TURN');
     // The table's verdict carries the engine's public sentence (docs/mqtt.md, "Simulated actions and their answers").
-    expect(shown.text).toMatch(/NOT_YOUR_TURN — (it is ana's turn, not ben's|Only the player on turn plays a card)/);
+    // In words (refusal-text.ts); the code stays in data-code.
+    expect(shown.text).toBe(`ben: ${card} on the pad: refused — only the player on turn plays a card or says "I can't"`);
+    // Ben's card put on the pile is the play of ana, on turn: refused for a reason that depends on her hand,
+    // said in words and as hers (it used to read "ben: … HIDDEN_REASON").
+    const onPile = await act(sim.page, 'ben', 'Put on the pile', card);
+    expect(onPile.code).toBe('HIDDEN_REASON');
+    expect(onPile.text).toBe(`${card} on the pile (ana's play: ana is on turn): refused — the reason is hidden: it depends on the cards in hand`);
     expect(state().total).toBe(before.total);
     expect(hand('ben')).toEqual(before.hands.ben);
-    await waitFor(async () => ((await viewer.page.locator('[data-testid=k21-events]').textContent()) ?? '').includes('play refused: NOT_YOUR_TURN'),
+    await waitFor(async () => ((await viewer.page.locator('[data-testid=k21-events]').textContent()) ?? '').includes('A play was refused: only the player on turn plays a card'),
       'the refusal on the game page');
     await figuresMatch();
   });
@@ -137,6 +151,8 @@ describe('a Killer-21 round by hand through the simulator panel', () => {
     const cyCard = red(hand('cy')) ?? '';
     shown = await act(sim.page, 'cy', 'Put on the pile', cyCard);
     expect(shown.code).toBe('APPLIED');
+    // A card on the pile is the play of whoever is on turn: the answer says whose.
+    expect(shown.text).toMatch(new RegExp(`^${cyCard} on the pile \\(cy's play: cy is on turn\\): cy played red`));
     expect(state().turn).toBe('ana');
     await figuresMatch();
   });

@@ -62,15 +62,16 @@ async function answerTo(page: Page, what: string, act: () => Promise<void>): Pro
 }
 
 /**
- * Sends a control whose answer must be ok: exactly `<what>: ok` for the referee's requests, `<what>: ok — <the
- * table's verdict>` for the simulator's (matched by `verdict`).
+ * Sends a control whose answer must be ok: exactly `<what>: ok` for the referee's requests, `<what>: <the
+ * table's verdict in the game's sentences>` for the simulator's (matched by `verdict`).
  */
 async function control(page: Page, what: string, act: () => Promise<void>, verdict?: RegExp): Promise<void> {
   const answer = await answerTo(page, what, act);
   if (verdict === undefined) expect(answer).toBe(`${what}: ok`);
   else {
-    expect(answer.startsWith(`${what}: ok — `)).toBe(true);
+    expect(answer.startsWith(`${what}: `)).toBe(true);
     expect(answer).toMatch(verdict);
+    expect(await page.locator('[data-testid=result]').getAttribute('class')).toContain('ok');
   }
 }
 
@@ -115,7 +116,8 @@ async function expectBoardMatches(): Promise<void> {
   }, 'the board to match the game');
 }
 
-const seatOf = (player: string): number => PLAYERS.indexOf(player as never) + 1;
+/** The barrels each seat's pad holds (placed from the simulator), to lift them one at a time. */
+const onPad: Record<string, number[]> = {};
 
 beforeAll(async () => {
   // The table starts with a basic game (seed 5) running, as a real table does; the test replaces it.
@@ -142,7 +144,9 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     await page.locator('#ng-seed').fill('11');
     await page.getByRole('button', { name: 'Start new game' }).click();
     await page.locator('#confirm-ok').click();
-    await waitText(page, '[data-testid=result]', 'UNAUTHORIZED');
+    // Said in words (refusal-text.ts); the code stays in data-outcome.
+    await waitText(page, '[data-testid=result]', 'new game: refused — the referee token is missing or wrong');
+    expect(await page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('UNAUTHORIZED');
     // The observer has seen every request message at the broker since start-up: none at all.
     expect(harness.requests).toEqual([]);
     const after = harness.tableState(TABLE);
@@ -175,9 +179,10 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     await referee.page.goto(`${harness.dashboardUrl}/#/table/${TABLE}/simulator`);
     const roller = omni().roller;
     await waitText(referee.page, '[data-testid=waiting]', `Waiting for ${NAMES[roller] ?? ''} to roll`);
-    await control(referee.page, `seat-${seatOf(roller)}: press`, async () => {
+    // The answer names the seat's player, and says what came of it in the game's sentence.
+    await control(referee.page, `${NAMES[roller] ?? ''}: ZAP button`, async () => {
       await referee.page.locator(`section[data-seat="${roller}"] button[data-op="press"]`).click();
-    }, /accepted: DICE_ROLLED/);
+    }, new RegExp(`: ${NAMES[roller] ?? ''} rolled \\d \\+ \\d: magic number \\d+$`));
     // The press travelled as a real BTN+ line through the serial driver; the answer came once the table rolled.
     const magic = omni().magic;
     expect(magic).not.toBeNull();
@@ -194,19 +199,24 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
       const value = barrels[player] ?? 0;
       await referee.page.locator(`#barrel-seat-${i + 1}`).selectOption(String(value));
       // Answered once the tag was read and the weight settled: the barrel counts as placed.
-      await control(referee.page, `${player}: place a barrel`, async () => {
+      onPad[player] = [value];
+      // The last barrel's answer goes on: the reveal and the first mover follow it.
+      await control(referee.page, `${NAMES[player] ?? ''}: place barrel ${value}`, async () => {
         await referee.page.locator(`section[data-seat="${player}"] button[data-op="place"]`).click();
-      }, /accepted: BARREL_PLACED/);
+      }, new RegExp(`: ${NAMES[player] ?? ''} placed a barrel(; Reveal! Magic number \\d+;.*)?$`));
       placed.push(value);
       if (i === 0) {
         // A second barrel on ana's pad after she committed (SELECT): the table reports a violation, and the
         // simulator's answer says so; nothing else changes (the barrel she placed stays her choice).
         const extra = [7, 8].find((v) => v !== magic) ?? 7;
         await referee.page.locator('#barrel-seat-1').selectOption(String(extra));
-        const answer = await answerTo(referee.page, 'ana: place a barrel', async () => {
+        const answer = await answerTo(referee.page, `Ada: place barrel ${extra}`, async () => {
           await referee.page.locator('section[data-seat="ana"] button[data-op="place"]').click();
         });
-        expect(answer).toBe('ana: place a barrel: ok — violation reported: ana TWO_BARRELS_PLACED (a second barrel on seat-1 after committing)');
+        // Names, the rule in words and whose pad: no seat id, station id or code.
+        expect(answer).toBe(`Ada: place barrel ${extra}: Violation by Ada: stood more than one barrel in front of themselves (ZAPP-24)`
+          + ' — a second barrel on Ada\'s pad after committing');
+        onPad.ana = [value, extra];
         expect(await referee.page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('violation');
       }
       if (i < PLAYERS.length - 1) {
@@ -230,7 +240,8 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     const magic = omni().magic ?? 0;
     await waitText(viewer.page, '[data-testid=violations] li', 'Ada: stood more than one barrel in front of themselves (ZAPP-24)');
     expect(await text(viewer.page, '[data-testid=violations] li')).toContain('TWO_BARRELS_PLACED');
-    await waitText(viewer.page, '[data-testid=events]', 'Violation by Ada: TWO_BARRELS_PLACED');
+    expect(await text(viewer.page, '[data-testid=violations] li')).toContain('(a second barrel on Ada\'s pad after committing)');
+    await waitText(viewer.page, '[data-testid=events]', 'Violation by Ada: stood more than one barrel in front of themselves (ZAPP-24)');
     // The violation changes nothing else: ana's barrel is the one the reveal showed.
     expect(await text(viewer.page, '[data-testid=revealed-ana]')).toContain(`barrel ${magic} ✓ success`);
     await screenshot(viewer.page, 'zapp-zerapp-violation');
@@ -239,9 +250,17 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
   it('lists the legal moves and highlights the chosen one on the board', async () => {
     await waitText(viewer.page, '[data-testid=move-list]', ':');
     const legal = harness.legalActions(TABLE).filter((a) => a.type === 'move') as unknown as { piece: string }[];
-    const offered: (string | null)[] = [];
-    for (const button of await viewer.page.locator('[data-testid=move-list] button.move').all()) offered.push(await button.getAttribute('data-piece'));
-    expect(new Set(offered)).toEqual(new Set(legal.map((m) => m.piece)));
+    // Moves that do the very same thing (pieces together at start) are one line naming each piece it could be.
+    const offered: string[] = [];
+    for (const button of await viewer.page.locator('[data-testid=move-list] button.move').all()) {
+      const alike = await button.getAttribute('data-alike');
+      offered.push(...(alike === null ? [await button.getAttribute('data-piece') ?? ''] : alike.split(' ')));
+      const together = /^\w\d, \w\d or \w\d \(together at start\): start → field \d+/;
+      if (alike !== null) expect(await button.textContent()).toMatch(together);
+    }
+    expect(offered.sort()).toEqual(legal.map((m) => m.piece).sort());
+    // Round 1: every piece stands at start, so some lines stand for several pieces.
+    expect(await viewer.page.locator('[data-testid=move-list] button.move').count()).toBeLessThan(legal.length);
     const first = viewer.page.locator('[data-testid=move-list] button.move').first();
     await first.click();
     expect(await viewer.page.locator('.field.landing, .home.landing').count()).toBe(1);
@@ -254,7 +273,7 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
     await referee.page.goto(`${harness.dashboardUrl}/#/table/${TABLE}/referee`);
     for (let guard = 0; omni().currentMover !== null && guard < 5; guard++) {
       const mover = omni().currentMover;
-      await waitText(referee.page, '.moves h2', `${mover ?? ''} moves`);
+      await waitText(referee.page, '.moves h2', `${NAMES[mover ?? ''] ?? ''} moves`);
       const button = referee.page.locator('button[data-move]').first();
       const piece = await button.getAttribute('data-move');
       // By keyboard, as a referee with a keyboard plays: focus the button and press Enter.
@@ -278,24 +297,30 @@ describe('a Zapp Zerapp round in the browser, on the real controller', () => {
   it('rolls round 2 only once the barrels are back off the pads', async () => {
     await referee.page.goto(`${harness.dashboardUrl}/#/table/${TABLE}/simulator`);
     const roller = omni().roller;
-    const what = `seat-${seatOf(roller)}: press`;
+    const what = `${NAMES[roller] ?? ''}: ZAP button`;
     const press = async (): Promise<string> => answerTo(referee.page, what, async () => {
       await referee.page.locator(`section[data-seat="${roller}"] button[data-op="press"]`).click();
     });
     // The table heard the button and the answer says why it does not roll: the barrels still lie on the pads.
     // …and whose pads: every seat's barrel is still there.
     const refusal = await press();
-    expect(refusal).toMatch(new RegExp(`^${what}: PADS_NOT_CLEAR — put every barrel back on the mountain before the next roll: a barrel still lies on `));
-    for (const [i, player] of PLAYERS.entries()) expect(refusal).toContain(`${player}'s pad (seat-${i + 1})`);
-    await waitText(viewer.page, '[data-testid=events]', 'Notice PADS_NOT_CLEAR: put every barrel back on the mountain before the next roll: a barrel still lies on');
+    expect(refusal).toMatch(new RegExp(`^${what}: refused — put every barrel back on the mountain before the next roll: a barrel still lies on `));
+    expect(await referee.page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('PADS_NOT_CLEAR');
+    for (const player of PLAYERS) expect(refusal).toContain(`${NAMES[player] ?? ''}'s pad`);
+    expect(refusal).not.toMatch(/seat-\d|ana|ben|cy\b/);
+    await waitText(viewer.page, '[data-testid=events]', 'The table noticed: put every barrel back on the mountain before the next roll: a barrel still lies on');
     expect(omni().phase).toBe('ROLL');
-    for (const player of PLAYERS) {
-      // Answered once every tag has left (two missed polls) and the weight has settled back.
-      await control(referee.page, `${player}: lift`, async () => {
-        await referee.page.locator(`section[data-seat="${player}"] button[data-op="lift"]`).click();
-      }, /^\w+: lift: ok — (accepted|read by the table)/);
+    for (const [i, player] of PLAYERS.entries()) {
+      // One barrel at a time (Ada's pad holds two): answered once its tag has left (two missed polls) and the
+      // weight has settled back.
+      for (const value of onPad[player] ?? []) {
+        await referee.page.locator(`#barrel-seat-${i + 1}`).selectOption(String(value));
+        await control(referee.page, `${NAMES[player] ?? ''}: lift barrel ${value}`, async () => {
+          await referee.page.locator(`section[data-seat="${player}"] button[data-op="lift"]`).click();
+        }, /: .+/);
+      }
     }
-    expect(await press()).toMatch(new RegExp(`^${what}: ok — accepted: DICE_ROLLED`));
+    expect(await press()).toMatch(new RegExp(`^${what}: ${NAMES[roller] ?? ''} rolled \\d \\+ \\d: magic number \\d+$`));
     await waitText(viewer.page, '[data-testid=magic]', String(omni().magic));
     await waitText(viewer.page, '[data-testid=phase]', 'Round 2 · Choose and place a barrel');
   });

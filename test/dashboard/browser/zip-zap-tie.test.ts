@@ -12,6 +12,7 @@ import { getEngine } from '../../../controller/rules/games.ts';
 import type { ZipZapState } from '../../../controller/rules/zip-zap/index.ts';
 import { startRealHarness, type RealHarness } from '../support/real-harness.ts';
 import { waitFor } from '../support/wait.ts';
+import { cardName } from '../../../dashboard/web/games/zip-zap/card-names.ts';
 import { launchBrowser, openPage, screenshot, type WatchedPage } from './support.ts';
 
 const TABLE = 'zip';
@@ -39,6 +40,17 @@ let viewer: WatchedPage;
 let referee: WatchedPage;
 
 const state = (): ZipZapState => harness.tableState(TABLE).state as ZipZapState;
+
+/** Waits until the page's recent events contain `text`. */
+async function waitText(page: WatchedPage, text: string): Promise<void> {
+  await waitFor(async () => ((await page.page.locator('[data-testid=events]').textContent()) ?? '').includes(text), `"${text}" in the events`);
+}
+
+/** A list line's clock time ("11:01:12 AM" or "11:01:12") as seconds of the day, to compare their order. */
+function toSeconds(time: string): number {
+  const [h = 0, m = 0, sec = 0] = time.split(':').map((x) => Number.parseInt(x, 10));
+  return ((h % 12) + (/PM/.test(time) ? 12 : 0)) * 3600 + m * 60 + sec;
+}
 
 beforeAll(async () => {
   harness = await startRealHarness({
@@ -83,15 +95,22 @@ describe('a Zip-Zap tie in the browser', () => {
     const modeBanner = (await viewer.page.locator('[data-testid=mode-banner]').textContent()) ?? '';
     expect(modeBanner).toMatch(/^TIE — the race waits for the refereeTie — /);
     expect(modeBanner).not.toContain('RACE');
-    expect(await referee.page.locator('[data-testid=resolve-ben]').textContent()).toBe('Ben');
     expect(await referee.page.locator('.referee').textContent()).toMatch(/· TIE · top card /);
     for (const name of ['Nobody can play', 'Announce stuck']) {
       expect(await referee.page.getByRole('button', { name }).isDisabled(), name).toBe(true);
     }
+    // The contested cards are public (both lie face up on the pile): the ruling buttons and the viewer's banner
+    // name them; the play the table had applied first reads as contested, not as played.
+    const name = { ana: 'Ana', ben: 'Ben' } as const;
+    const card = { ana: cardName(found.a), ben: cardName(found.b) } as const;
+    for (const p of PLAYERS) expect(await referee.page.locator(`[data-testid=resolve-${p}]`).textContent()).toBe(`${name[p]} — ${card[p]}`);
+    expect(await viewer.page.locator('[data-testid=tie-cards]').textContent())
+      .toMatch(new RegExp(`^Contested, face up on the pile: (Ana's ${card.ana} and Ben's ${card.ben}|Ben's ${card.ben} and Ana's ${card.ana})$`));
     for (const page of [viewer, referee]) {
-      const html = await page.page.content();
-      expect(html).not.toContain(`data-card="${found.a}"`);
-      expect(html).not.toContain(`data-card="${found.b}"`);
+      await waitText(page, 'contested until the referee rules');
+      const events = await page.page.locator('[data-testid=events]').innerText();
+      expect(events).not.toMatch(/(Ana|Ben) played/);
+      expect(events).toMatch(/Tie: (Ana|Ben)'s .+ and (Ana|Ben)'s .+ landed too close together to order/);
     }
     await screenshot(referee.page, 'zip-zap-tie-referee');
 
@@ -102,6 +121,16 @@ describe('a Zip-Zap tie in the browser', () => {
     expect(state().hands.ana).toContain(found.a);
     expect(harness.requests.map((r) => r.name)).toContain('action');
     await waitFor(async () => (await viewer.page.locator('[data-testid=tie]').count()) === 0, 'the tie gone from the viewer page');
+    // After the ruling the events read in time order (the ruled play where it landed), Ben's card as ruled
+    // first, Ana's refusal in words: nothing points at a log no page shows.
+    for (const page of [viewer, referee]) {
+      await waitText(page, `Ben played ${card.ben} (the referee ruled it first)`);
+      const lines = await page.page.locator('[data-testid=events] li').allInnerTexts();
+      const seconds = (await page.page.locator('[data-testid=events] li time').allInnerTexts()).map(toSeconds);
+      expect(seconds, lines.join('\n')).toEqual([...seconds].sort((a, b) => b - a));
+      expect(lines.join('\n')).toMatch(/Ana's card was refused[: (]/);
+      expect(lines.join('\n')).not.toMatch(/event log|HIDDEN_REASON/);
+    }
     expect(viewer.errors).toEqual([]);
     expect(referee.errors).toEqual([]);
   }, 30_000);

@@ -11,6 +11,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardName } from '../../../dashboard/web/games/zip-zap/card-names.ts';
 import { startRealHarness, type RealHarness } from '../support/real-harness.ts';
 import { waitFor } from '../support/wait.ts';
 import { launchBrowser, openPage, screenshot, type WatchedPage } from './support.ts';
@@ -217,16 +218,19 @@ describe('a Zip-Zap round played by hand in the browser, on the real controller'
     expect(wrong).toBeDefined();
     const answer = await tap('ana', wrong ?? '');
     // The answer comes once the table has applied the play (after the arbitration window). The card lies face up
-    // and does not follow the public top card: a spectator sees why (docs/mqtt.md, "What is public").
-    expect(answer).toMatch(new RegExp(`^ana: tap a card: DOES_NOT_FOLLOW — ${wrong ?? ''} does not follow `));
+    // and does not follow the public top card: a spectator sees why (docs/mqtt.md, "What is public"). Said in
+    // words, by the player's name, and pointing at no log.
+    expect(answer).toBe(`Ada: ${cardName(wrong ?? '')} tapped: refused — the card does not follow the top card: it must be the next number in a matching suit`);
     expect(await sim.page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('DOES_NOT_FOLLOW');
     expect(omni().hands.ana).toContain(wrong);
     await waitFor(async () => (await viewer.page.locator('[data-testid=rejected] li').count()) === 1, 'the refused play');
     const line = (await viewer.page.locator('[data-testid=rejected] li').textContent()) ?? '';
     // The public view says what the answer says, no more: the reason the pile shows, nothing about ana's hand.
-    expect(line).toContain('DOES_NOT_FOLLOW');
-    expect(line).not.toMatch(/CARD_NOT_IN_HAND|HIDDEN_REASON/);
-    expect(await viewer.page.locator('[data-testid=events] li').first().textContent()).toContain('Ada\'s play refused:');
+    expect(line).toMatch(/Ada's card was refused: the card does not follow the top card/);
+    expect(await viewer.page.locator('[data-testid=rejected] li').first().getAttribute('data-code')).toBe('DOES_NOT_FOLLOW');
+    expect(line).not.toMatch(/event log|HIDDEN_REASON|CARD_NOT_IN_HAND/);
+    await waitFor(async () => (await viewer.page.locator('[data-testid=events]').textContent() ?? '')
+      .includes('Ada\'s card was refused: the card does not follow the top card'), 'the refusal in the events');
     await expectNoHandCards();
   });
 
@@ -248,10 +252,11 @@ describe('a Zip-Zap round played by hand in the browser, on the real controller'
         const other = PLAYERS.find((p) => p !== mode.controller && (omni().hands[p]?.length ?? 0) > 0) ?? '';
         const card = omni().hands[other]?.find((c) => !c.startsWith('Z')) ?? '';
         const answer = await tap(other, card);
-        expect(answer).toMatch(new RegExp(`^${other}: tap a card: NOT_CONTROLLER — play is paused \\(\\w+\\); only ${mode.controller ?? ''} may play`));
-        await waitFor(async () => ((await viewer.page.locator('[data-testid=rejected] li').first().textContent()) ?? '').includes('NOT_CONTROLLER'), 'the pause refusal');
-        expect(await viewer.page.locator('[data-testid=rejected] li').first().textContent())
-          .toMatch(new RegExp(`${NAMES[other] ?? ''}: play is paused \\(\\w+\\); only ${mode.controller ?? ''} may play`));
+        expect(answer).toBe(`${NAMES[other] ?? ''}: ${cardName(card)} tapped: refused — play is paused: only the player in control may play now`);
+        expect(await sim.page.locator('[data-testid=result]').getAttribute('data-outcome')).toBe('NOT_CONTROLLER');
+        const pauseLine = `${NAMES[other] ?? ''}'s card was refused: play is paused: only the player in control may play now`;
+        await waitFor(async () => ((await viewer.page.locator('[data-testid=rejected] li').first().textContent()) ?? '').includes(pauseLine), 'the pause refusal');
+        expect(await viewer.page.locator('[data-testid=rejected] li').first().getAttribute('data-code')).toBe('NOT_CONTROLLER');
         // The simulator says whom the table waits for.
         expect(await sim.page.locator('[data-testid=waiting]').textContent()).toContain(`Waiting for ${NAMES[mode.controller ?? ''] ?? ''} (you, at the simulator) to play`);
         notController++;
@@ -262,9 +267,9 @@ describe('a Zip-Zap round played by hand in the browser, on the real controller'
         const answer = (zapCards + zapButtons) % 2 === 0 ? await tap(zap.player, engineState().zapOf[zap.player] ?? '') : await press(zap.player);
         if ((zapCards + zapButtons) % 2 === 0) zapCards++;
         else zapButtons++;
-        expect(answer).toMatch(/: ok — accepted: .*ZAP_PLAYED/);
+        expect(answer).toMatch(new RegExp(`: ${NAMES[zap.player] ?? ''} ZAP!`));
       } else if (play?.player !== undefined && play.card !== undefined) {
-        expect(await tap(play.player, play.card)).toMatch(/tap a card: ok — accepted: .*CARD_PLAYED/);
+        expect(await tap(play.player, play.card)).toMatch(new RegExp(`tapped: ${NAMES[play.player] ?? ''} played ${cardName(play.card)}`));
       } else if (engineState().stuck) {
         // Nobody can play: the referee says so (the table would only after its hour).
         expect(await announceStuck()).toMatch(/^announce stuck: ok/);
@@ -334,7 +339,10 @@ describe('a Zip-Zap round played by hand in the browser, on the real controller'
     await waitFor(async () => (await viewer.page.locator('.events').textContent())?.includes('none yet') === true, 'the old events dropped');
     await waitFor(async () => (await viewer.page.locator('[data-testid=mode-banner]').getAttribute('data-mode')) === 'ROUND_OVER', 'the recovered game');
     // The next round's events carry seq 1, 2… again: they are shown, not taken for the old ones.
-    await waitFor(async () => (await press('ana')).includes('seat-1: press: ok'), 'seat-1 back online and heard');
+    await waitFor(async () => {
+      const answer = await press('ana');
+      return answer.startsWith('Ada: ZAP button: ') && !answer.includes('refused');
+    }, 'seat-1 back online and heard');
     await waitFor(async () => (await events.allTextContents()).some((t) => t.includes('Round 2 dealt')), 'the new round\'s events');
     const shown = await events.allTextContents();
     expect(shown.filter((t) => t.includes('ZAP!'))).toEqual([]);

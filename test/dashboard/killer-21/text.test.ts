@@ -85,10 +85,11 @@ describe('Killer-21 texts from the engine\'s public view', () => {
     }
   });
 
-  it('says why an action was refused: the catalogue\'s reason for the code, HIDDEN_REASON\'s own', () => {
+  it('says why an action was refused in words (refusal-text.ts), a hidden reason as hidden', () => {
     expect(describeK21Event({ type: 'ACTION_REFUSED', seq: 9, at: 0, action: 'play', code: 'NOT_YOUR_TURN' }))
-      .toBe('play refused: NOT_YOUR_TURN — Only the player on turn plays a card or says "I can\'t" (K21-10).');
-    expect(refusalText('HIDDEN_REASON')).toContain('depends on a hand');
+      .toBe('A play was refused: only the player on turn plays a card or says "I can\'t"');
+    expect(refusalText('HIDDEN_REASON', 'play refused for a reason that depends on hidden information (the referee finds it in the event log)'))
+      .toBe('the reason is hidden: it depends on the cards in hand');
     expect(describeK21Event({ type: 'NOTICE', seq: 9, at: 0, code: 'UNKNOWN_TAG', message: 'a tag nobody enrolled', station: 'seat-2' }))
       .toBe('seat-2: a tag nobody enrolled (UNKNOWN_TAG)');
   });
@@ -98,8 +99,9 @@ describe('Killer-21 texts from the engine\'s public view', () => {
     expect(outcomeAfter(events, 6)).toEqual({ kind: 'pending' });
     expect(outcomeAfter(events, 4)).toEqual({ kind: 'applied', text: 'A played Killer: total 12; KILLER by A! A, B, C and D must answer with a red 0' });
     const refused = [...events, { type: 'ACTION_REFUSED', seq: 7, at: 0, action: 'play', code: 'NOT_YOUR_TURN' }];
-    const o = outcomeAfter(refused, 6);
+    // The simulator knows whose action the table made of it (the player on turn, for a card on the pile).
+    const o = outcomeAfter(refused, 6, (p) => p, 'Cy');
     expect(o).toMatchObject({ kind: 'refused', code: 'NOT_YOUR_TURN' });
-    expect(o.kind === 'refused' ? o.text : '').toBe('play refused: NOT_YOUR_TURN — Only the player on turn plays a card or says "I can\'t" (K21-10).');
+    expect(o.kind === 'refused' ? o.text : '').toBe('Cy\'s play was refused: only the player on turn plays a card or says "I can\'t"');
   });
 });

@@ -6,6 +6,7 @@
 import type { GameUi } from '../game-ui.ts';
 import { Killer21Page } from './page.ts';
 import { Killer21RefereeControls } from './referee-controls.ts';
+import { K21_REFUSALS } from './refusals.ts';
 import { Killer21SimulatorPanel } from './simulator-panel.ts';
 import { killer21Summary } from './summary.ts';
 import { describeK21Event } from './text.ts';
@@ -16,6 +17,7 @@ export const killer21Ui: GameUi = {
   ...killer21Summary,
   page: (ctx) => new Killer21Page(ctx),
   describeEvent: describeK21Event,
+  refusals: K21_REFUSALS,
   simulator: (kit) => new Killer21SimulatorPanel(kit),
   referee: (kit) => new Killer21RefereeControls(kit),
   record: k21RecordUi,

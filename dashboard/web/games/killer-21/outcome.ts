@@ -7,7 +7,7 @@
  * Pure: the caller passes the table's events.
  */
 import type { PublicEventJson } from '../../types.ts';
-import { describeK21Event, refusalText, type Namer } from './text.ts';
+import { describeK21Event, refusedLine, type Namer } from './text.ts';
 
 /** What the panel shows for the action it sent (not a rules `Outcome`: this is read back from the public events). */
 export type PanelOutcome =
@@ -24,15 +24,18 @@ const MAX_NAMED = 4;
 
 /**
  * The outcome of the action sent when the table's last event was `afterSeq`: the first refusal or notice after
- * it, or the game events after it (the first few named), or pending while none has arrived.
+ * it, or the game events after it (the first few named), or pending while none has arrived. `actor`: whose
+ * action the table made of it (the player on turn for a card on the pile), named in a refusal.
  */
-export function outcomeAfter(events: readonly PublicEventJson[], afterSeq: number, n: Namer = (p) => p): PanelOutcome {
+export function outcomeAfter(
+  events: readonly PublicEventJson[], afterSeq: number, n: Namer = (p) => p, actor?: string,
+): PanelOutcome {
   const after = events.filter((e) => e.seq > afterSeq);
   const first = after[0];
   if (first === undefined) return { kind: 'pending' };
   if (first.type === 'ACTION_REFUSED') {
     const code = String(first.code);
-    return { kind: 'refused', code, text: `${String(first.action)} refused: ${code} — ${refusalText(code, typeof first.message === 'string' ? first.message : undefined)}` };
+    return { kind: 'refused', code, text: refusedLine(String(first.action), code, typeof first.message === 'string' ? first.message : undefined, actor) };
   }
   if (first.type === 'NOTICE') return { kind: 'notice', code: String(first.code), text: describeK21Event(first, n) };
   const named = after.filter((e) => e.type !== 'ACTION_REFUSED' && e.type !== 'NOTICE');

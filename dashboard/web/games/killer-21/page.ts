@@ -5,11 +5,14 @@
  * the deadline waiting for the referee with its figures; the top of the pile, lost lives, the result and the
  * recent events with their text (refusals and notices with their reason).
  */
-import { statusBadge } from '../../common.ts';
+import { botBadge, rulesBox, statusBadge } from '../../common.ts';
 import { clock, h, replace } from '../../dom.ts';
+import { inTimeOrder } from '../../event-order.ts';
+import { botsOf, namedText, namesOf } from '../../names.ts';
 import type { Page, PageContext } from '../../page.ts';
 import type { PublicEventJson } from '../../types.ts';
 import { cardColour, cardName } from './card-names.ts';
+import { K21_RULES } from './rules.ts';
 import {
   answerText, bannerText, countdownFraction, countdownText, describeK21Event, directionText, lossText, ties, zeroTieSentence,
   type Killer21PublicView, type PublicKillerWindow,
@@ -32,14 +35,14 @@ export function k21View(ctx: PageContext): Killer21PublicView | undefined {
   return state.view as unknown as Killer21PublicView;
 }
 
-/** A seat's name as configured (bridge/tables), else its player id. */
+/** A seat's name as configured (bridge/tables), else its player id (names.ts, the one place for names). */
 export function seatName(ctx: PageContext, player: string): string {
-  return ctx.store.bridgeEntry(ctx.table)?.seats?.find((s) => s.id === player)?.name ?? player;
+  return namesOf(ctx.store, ctx.table)(player);
 }
 
 /** The namer of this table's seats, for the texts (text.ts). */
 export function namer(ctx: PageContext): (player: string) => string {
-  return (player) => seatName(ctx, player);
+  return namesOf(ctx.store, ctx.table);
 }
 
 export function cardFace(card: string, size: 'big' | 'small', by?: string | null): HTMLElement {
@@ -96,6 +99,8 @@ class Countdown {
 export class Killer21Page implements Page {
   readonly element = h('div', { class: 'game k21' });
   private readonly countdown = new Countdown();
+  /** Built once, so that it stays open across updates. */
+  private readonly rules = rulesBox('Killer-21', K21_RULES, 'docs/rules/killer-21.md (rules K21-n)');
 
   constructor(private readonly ctx: PageContext) {}
 
@@ -122,7 +127,7 @@ export class Killer21Page implements Page {
       h('ul', { class: 'player-list' }, view.players.map((p) => h('li', {
         class: `${p.onTurn && view.phase === 'TURN' ? 'controller' : ''}${p.out ? ' out' : ''}`, 'data-testid': `k21-player-${p.id}`,
       },
-      h('span', { class: 'player-name' }, seatName(this.ctx, p.id)),
+      h('span', { class: 'player-name' }, seatName(this.ctx, p.id)), botBadge(botsOf(this.ctx.store, this.ctx.table), p.id),
       // In a Killer window `turn` is still the Killer's player, but nobody plays until it is settled.
       p.onTurn && view.phase === 'TURN' ? h('span', { class: 'badge control' }, 'to play') : null,
       p.dealer ? h('span', { class: 'badge sim' }, 'dealer') : null,
@@ -146,13 +151,15 @@ export class Killer21Page implements Page {
   }
 
   private events(events: readonly PublicEventJson[]): HTMLElement {
-    const recent = events.slice(-14).reverse();
+    // In the order things happened (event-order.ts), station ids said as whose pad (names.ts).
+    const recent = inTimeOrder(events.slice(-14)).reverse();
+    const named = namedText(this.ctx.store, this.ctx.table);
     return h('section', { class: 'panel events', 'aria-label': 'Recent events' },
       h('h2', {}, 'Recent events'),
       recent.length === 0 ? h('p', { class: 'muted' }, 'none yet') :
           h('ol', { class: 'event-list', 'data-testid': 'k21-events' }, recent.map((e) => h('li', {
             class: e.type === 'ACTION_REFUSED' || e.type === 'NOTICE' ? 'refused' : '', 'data-type': e.type,
-          }, h('time', {}, clock(e.at)), ' ', describeK21Event(e, namer(this.ctx))))));
+          }, h('time', {}, clock(e.at)), ' ', named(describeK21Event(e, namer(this.ctx)))))));
   }
 
   update(): void {
@@ -181,7 +188,7 @@ export class Killer21Page implements Page {
       view.losses.length === 0 ? null : h('section', { class: 'panel k21-losses', 'aria-label': 'Lives lost' },
         h('h2', {}, 'Lives lost'),
         h('ul', {}, view.losses.slice(-6).reverse().map((l) => h('li', {}, `${seatName(this.ctx, l.player)}: ${lossText(l.reason)} (round ${l.round})`)))),
-      this.events(t.events));
+      this.events(t.events), this.rules);
   }
 
   destroy(): void {

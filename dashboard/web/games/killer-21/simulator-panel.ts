@@ -8,21 +8,27 @@
  * request; its outcome line shows what the table made of it (outcome.ts): the events, or the refusal with its
  * code and reason — an accepted request whose action the engine refused is not "ok".
  *
- * The card picker offers every card kind and copy; a seat's hand is shown only on asking, with the token
- * (`simulated-hand`), and never for a bot's seat: without the token the page knows no hand.
+ * The card picker offers the kinds and copies the table's deck holds (its configured `rules.deck` over the
+ * default composition); a seat's hand is shown only on asking, with the token (`simulated-hand`), and never for
+ * a bot's seat: without the token the page knows no hand.
+ *
+ * A card put on the pile is the play of whoever is on turn, whichever seat's button put it there: the answer
+ * names that player. A card laid on the pad while the hands are registered changes nothing yet, but it counts:
+ * the answer says so rather than "nothing to do".
  */
 import { sendRequest } from '../../api.ts';
+import { namedText } from '../../names.ts';
 import { h, replace } from '../../dom.ts';
 import type { BridgeSeat } from '../../types.ts';
 import type { GamePart, SimulatorKit } from '../game-ui.ts';
+import { copiesOf, DEFAULT_DECK, type CardKind, type DeckComposition } from '../../../../controller/rules/killer-21/cards.ts';
 import { cardLabel, KINDS, kindName } from './card-names.ts';
 import { outcomeAfter, type PanelOutcome } from './outcome.ts';
 import { k21View, namer } from './page.ts';
+import { bannerText, refusalText } from './text.ts';
 
 /** How long the outcome line waits for the table's events before saying it saw none. */
 const OUTCOME_WAIT_MS = 6000;
-/** The copies the picker offers (the default deck has at most 10 of a kind; a configured one may have more). */
-const MAX_COPY = 20;
 
 /** The items a simulated station reads (runtime/registry/items.ts): a Killer-21 card by its id, a tagged life chip. */
 const cardItem = (card: string): Record<string, unknown> => ({ kind: 'k21', card });
@@ -41,6 +47,16 @@ interface Pending {
   readonly untilSeq?: number;
   readonly message?: string;
   readonly outcome?: string;
+  /** Whose action the table makes of it (the player on turn for a card on the pile), named in a refusal. */
+  readonly actor?: string;
+  /** What to say when the table changed nothing (a laid card that counts toward registering a hand). */
+  readonly quiet?: string;
+}
+
+/** What `simulate` sends besides the request: whose action it becomes, what a quiet answer means. */
+interface SendNote {
+  readonly actor?: string;
+  readonly quiet?: string;
 }
 
 /** A seat's hand on show: where, how a card picks itself, and the state seq it was read at. */
@@ -105,20 +121,21 @@ export class Killer21SimulatorPanel implements GamePart {
   }
 
   /** Sends one simulated action; resolves whether the station took it (its outcome comes from the events). */
-  private async simulate(what: string, params: Record<string, unknown>): Promise<boolean> {
+  private async simulate(what: string, params: Record<string, unknown>, note: SendNote = {}): Promise<boolean> {
     this.finish();
     const afterSeq = this.lastSeq();
     this.show('busy', `${what}: sending…`);
     const r = await sendRequest(this.table, 'simulate', params);
     if (!r.ok) {
-      this.show('error', `${what}: ${r.code ?? 'ERROR'} — ${r.message}`, r.code ?? 'ERROR');
+      // In words (refusal-text.ts), ids said as names: the code stays in data-code.
+      this.show('error', `${what}: refused — ${namedText(this.kit.ctx.store, this.table)(refusalText(r.code ?? 'ERROR', r.message))}`, r.code ?? 'ERROR');
       return false;
     }
     const a = answered(r.data);
     this.pending = {
       what, afterSeq, sentAt: Date.now(),
       ...(a.seq === undefined ? {} : { untilSeq: a.seq }), ...(a.message === undefined ? {} : { message: a.message }),
-      ...(a.outcome === undefined ? {} : { outcome: a.outcome }),
+      ...(a.outcome === undefined ? {} : { outcome: a.outcome }), ...note,
     };
     this.show('busy', `${what}: read by the station, waiting for the table…`);
     this.timer = setTimeout(() => {
@@ -143,13 +160,14 @@ export class Killer21SimulatorPanel implements GamePart {
     if (p.untilSeq !== undefined) {
       // The table has answered for it: its events are those up to `untilSeq`, final once they are all here.
       if (last < p.untilSeq && Date.now() - p.sentAt < OUTCOME_WAIT_MS) return;
-      const o = outcomeAfter(t.events.filter((e) => e.seq <= (p.untilSeq ?? 0)), p.afterSeq, namer(this.kit.ctx));
-      if (o.kind === 'pending') this.show('ok', `${p.what}: ${p.message ?? 'nothing changed'}`, (p.outcome ?? 'done').toUpperCase());
+      const o = outcomeAfter(t.events.filter((e) => e.seq <= (p.untilSeq ?? 0)), p.afterSeq, namer(this.kit.ctx), p.actor);
+      const quiet = p.outcome === 'unchanged' && p.quiet !== undefined ? p.quiet : p.message ?? 'nothing changed';
+      if (o.kind === 'pending') this.show('ok', `${p.what}: ${quiet}`, (p.outcome ?? 'done').toUpperCase());
       else this.show(o.kind === 'applied' ? 'ok' : 'error', `${p.what}: ${o.text}`, o.kind === 'applied' ? 'APPLIED' : o.code);
       this.finish();
       return;
     }
-    const o: PanelOutcome = outcomeAfter(t.events, p.afterSeq, namer(this.kit.ctx));
+    const o: PanelOutcome = outcomeAfter(t.events, p.afterSeq, namer(this.kit.ctx), p.actor);
     if (o.kind === 'pending') {
       if (Date.now() - p.sentAt >= OUTCOME_WAIT_MS) {
         this.show('ok', `${p.what}: read, but the table made no event of it`, 'NO_EVENT');
@@ -186,7 +204,7 @@ export class Killer21SimulatorPanel implements GamePart {
   }
 
   /** Lays a card on the pad and leaves it there (`place`): a hand dealt at the table is registered this way. */
-  private async lay(station: string, who: string, card: string): Promise<void> {
+  private async lay(station: string, who: string, player: string, card: string): Promise<void> {
     const mine = this.laid.get(station) ?? [];
     this.laid.set(station, mine);
     if (mine.includes(card)) {
@@ -194,7 +212,23 @@ export class Killer21SimulatorPanel implements GamePart {
       return;
     }
     mine.push(card);
-    if (!await this.simulate(`${who}: ${card} laid on the pad (${mine.length} there)`, { station, op: 'place', item: cardItem(card) })) mine.pop();
+    const quiet = this.registering(player)
+      ? `the card lies on ${who}'s pad and counts toward registering the hand (${mine.length} laid; the hand is registered once all its cards lie there)`
+      : undefined;
+    if (!await this.simulate(`${who}: ${card} laid on the pad (${mine.length} there)`, { station, op: 'place', item: cardItem(card) },
+      quiet === undefined ? {} : { quiet })) mine.pop();
+  }
+
+  /** Whether the table waits for this player's hand to be laid down (after a table deal, or for a tie-break). */
+  private registering(player: string): boolean {
+    const view = k21View(this.kit.ctx);
+    return view !== undefined && (view.registering.includes(player) || (view.scoring?.pending[player] ?? 0) > 0);
+  }
+
+  /** The deck the table plays: its configured composition (bridge/tables `rules.deck`) over the default one. */
+  private deck(): DeckComposition {
+    const configured = this.kit.ctx.store.bridgeEntry(this.table)?.rules?.deck;
+    return typeof configured === 'object' && configured !== null ? { ...DEFAULT_DECK, ...configured as Partial<DeckComposition> } : DEFAULT_DECK;
   }
 
   /** Picks every laid card up again, last first. */
@@ -236,13 +270,28 @@ export class Killer21SimulatorPanel implements GamePart {
     const who = seat.name ?? seat.id;
     const kindId = `k21-kind-${station}`;
     const copyId = `k21-copy-${station}`;
-    const kind = h('select', { id: kindId, 'data-role': 'kind' }, KINDS.map((k) => h('option', { value: k }, kindName(k))));
-    const copy = h('select', { id: copyId, 'data-role': 'copy' }, Array.from({ length: MAX_COPY }, (_, i) => h('option', { value: i + 1 }, String(i + 1))));
+    // Only what the table's deck holds: its kinds, and for the chosen kind its copies.
+    const deck = this.deck();
+    const kind = h('select', { id: kindId, 'data-role': 'kind' }, KINDS.filter((k) => copiesOf(deck, k) > 0).map((k) => h('option', { value: k }, kindName(k))));
+    const copy = h('select', { id: copyId, 'data-role': 'copy' });
+    const copies = (): void => {
+      const chosen = copy.value;
+      replace(copy, Array.from({ length: copiesOf(deck, kind.value as CardKind) }, (_, i) => h('option', { value: i + 1 }, String(i + 1))));
+      if ([...copy.options].some((o) => o.value === chosen)) copy.value = chosen;
+    };
+    kind.addEventListener('change', copies);
+    copies();
     const card = (): string => `${kind.value}-${copy.value}`;
     const pick = (id: string): void => {
       const [k, n] = id.split('-');
       kind.value = k ?? kind.value;
+      copies();
       copy.value = n ?? copy.value;
+    };
+    // A card on the pile is the play of whoever is on turn (C-K.2), whichever seat's button put it there.
+    const onTurn = (): string | undefined => {
+      const turn = k21View(this.kit.ctx)?.turn;
+      return turn === null || turn === undefined ? undefined : namer(this.kit.ctx)(turn);
     };
     const handBox = h('div', { class: 'row k21-hand-cards', 'aria-label': `${who}'s hand`, role: 'group', 'aria-live': 'polite' });
     this.handsShown.delete(station);
@@ -251,15 +300,23 @@ export class Killer21SimulatorPanel implements GamePart {
       h('button', { type: 'button', class: cls, 'data-op': op, onclick: () => void this.simulate(what(), params()) }, label);
     return h('section', { class: 'panel sim-seat', 'data-seat': seat.id, 'aria-label': `Seat ${who}` },
       h('h2', {}, `${who} `, h('span', { class: 'muted' }, station)),
+      seat.bot === true ? h('p', { class: 'muted', 'data-testid': `bot-${seat.id}` }, 'a bot plays this seat') : null,
       h('div', { class: 'row' },
         h('span', { class: 'field inline' }, h('label', { for: kindId }, 'Card'), kind),
         h('span', { class: 'field inline' }, h('label', { for: copyId }, 'Copy'), copy)),
       h('div', { class: 'row' },
-        pile === undefined ? null : button('Put on the pile', 'pile', () => `${who}: ${card()} on the pile`,
-          () => ({ station: pile, op: 'tap', item: cardItem(card()) })),
-        button('Put on own pad', 'pad', () => `${who}: ${card()} on the pad`, () => ({ station, op: 'tap', item: cardItem(card()) }))),
+        pile === undefined ? null : h('button', {
+          type: 'button', 'data-op': 'pile',
+          onclick: () => {
+            const actor = onTurn();
+            void this.simulate(`${card()} on the pile${actor === undefined ? '' : ` (${actor}'s play: ${actor} is on turn)`}`,
+              { station: pile, op: 'tap', item: cardItem(card()) }, actor === undefined ? {} : { actor });
+          },
+        }, 'Put on the pile'),
+        h('button', { type: 'button', 'data-op': 'pad', onclick: () => void this.simulate(`${who}: ${card()} on the pad`, { station, op: 'tap', item: cardItem(card()) }, { actor: who }) },
+          'Put on own pad')),
       h('div', { class: 'row' },
-        h('button', { type: 'button', class: 'secondary', 'data-op': 'lay', onclick: () => void this.lay(station, who, card()) }, 'Lay on own pad'),
+        h('button', { type: 'button', class: 'secondary', 'data-op': 'lay', onclick: () => void this.lay(station, who, seat.id, card()) }, 'Lay on own pad'),
         h('button', { type: 'button', class: 'secondary', 'data-op': 'pick-up', onclick: () => void this.pickUp(station, who) }, 'Pick up laid cards')),
       h('div', { class: 'row' },
         h('button', {
@@ -271,7 +328,8 @@ export class Killer21SimulatorPanel implements GamePart {
         }, 'Show hand (token)')),
       handBox,
       h('div', { class: 'row' },
-        button('Press ZAP (I can\'t)', 'press', () => `${who}: ZAP button`, () => ({ station, op: 'press' })),
+        h('button', { type: 'button', 'data-op': 'press', onclick: () => void this.simulate(`${who}: ZAP button`, { station, op: 'press' }, { actor: who }) },
+          'Press ZAP (I can\'t)'),
         h('button', { type: 'button', class: 'secondary', 'data-op': 'chip-place', onclick: () => void this.chip(station, who, 'place') }, 'Put a chip'),
         h('button', { type: 'button', class: 'secondary', 'data-op': 'chip-lift', onclick: () => void this.chip(station, who, 'lift') }, 'Take a chip'),
         online === false
@@ -285,16 +343,25 @@ export class Killer21SimulatorPanel implements GamePart {
     for (const [station, shown] of this.handsShown) if (shown.seq !== seq) void this.showHand(station);
     const view = k21View(this.kit.ctx);
     if (view === undefined) return;
+    // The page's "waiting for" line: the game's banner, marked as yours when the table waits for a seat
+    // played from here (not a bot's).
+    const humans = this.kit.seats(view.players.map((p) => p.id)).filter((s) => s.bot !== true).map((s) => s.id);
+    const waitedFor = view.phase === 'TURN' ? [view.turn] : view.phase === 'KILLER' ? view.killer?.required ?? [] : view.registering;
+    this.kit.waiting(`Waiting for: ${bannerText(view, namer(this.kit.ctx))}`, waitedFor.some((p) => p !== null && humans.includes(p)));
     const t = this.kit.ctx.store.table(this.table);
     const online = [...t.health.values()].map((s) => `${s.station}:${s.online}`).join(',');
     const pile = this.kit.ctx.store.bridgeEntry(this.table)?.pileStation;
     // Rebuilt only when the seats or the stations change (and then the chosen cards are kept).
-    const signature = `${view.players.map((p) => p.id).join(',')}|${pile ?? ''}|${online}`;
+    const signature = `${view.players.map((p) => p.id).join(',')}|${pile ?? ''}|${online}|${JSON.stringify(this.deck())}`;
     if (signature === this.signature) return;
     this.signature = signature;
     const chosen = new Map([...this.seatsHost.querySelectorAll('select')].map((sel) => [sel.id, sel.value]));
     replace(this.seatsHost, this.kit.seats(view.players.map((p) => p.id)).map((seat) => this.seat(seat, pile)));
-    for (const sel of this.seatsHost.querySelectorAll('select')) sel.value = chosen.get(sel.id) ?? sel.value;
+    for (const sel of this.seatsHost.querySelectorAll('select')) {
+      sel.value = chosen.get(sel.id) ?? sel.value;
+      // A kind chosen again offers its copies again (before the copy select, which follows it, is set).
+      if (sel.dataset.role === 'kind') sel.dispatchEvent(new Event('change'));
+    }
   }
 
   destroy(): void {

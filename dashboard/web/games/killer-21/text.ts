@@ -5,10 +5,11 @@
  * test reads exactly what the page shows. It imports nothing that needs the DOM, for the same reason.
  */
 import type { PublicAnswer, PublicKillerWindow, Killer21PublicView } from '../../../../controller/rules/killer-21/view.ts';
-import { K21_REJECTIONS } from '../../../../controller/rules/killer-21/rejections.ts';
+import { refusalText as sharedRefusalText, refusedSentence } from '../../refusal-text.ts';
 import { span } from '../../tie-text.ts';
 import type { PublicEventJson } from '../../types.ts';
 import { cardName } from './card-names.ts';
+import { K21_REFUSALS } from './refusals.ts';
 
 export type { Killer21PublicView, PublicKillerWindow, PublicAnswer };
 
@@ -119,14 +120,14 @@ export function lossText(reason: string): string {
   return LOSS[reason] ?? reason.toLowerCase().replaceAll('_', ' ');
 }
 
-/**
- * A refusal's reason: the engine's catalogue sentence for its code (the `ACTION_REFUSED` event carries only the
- * code), the message when one came with it, and HIDDEN_REASON's own sentence.
- */
+/** A refusal's reason in players' words (refusal-text.ts with Killer-21's sentences; a hidden one says so). */
 export function refusalText(code: string, message?: string): string {
-  if (message !== undefined && message !== '') return message;
-  if (code === 'HIDDEN_REASON') return 'refused for a reason that depends on a hand (secret: the referee finds it in the event log)';
-  return (K21_REJECTIONS as Readonly<Record<string, string>>)[code] ?? 'refused';
+  return sharedRefusalText(code, message, K21_REFUSALS);
+}
+
+/** "Cy's play was refused: …": whose, when known (the simulator knows who it acted for), what and why. */
+export function refusedLine(action: string, code: string, message?: string, who?: string): string {
+  return refusedSentence(`${who === undefined ? 'A' : `${who}'s`} ${action}`, code, message, K21_REFUSALS);
 }
 
 const END: Readonly<Record<string, string>> = { DEADLINE: 'its time ran out', ALL_ANSWERED: 'everyone answered', REFEREE: 'the referee closed it' };
@@ -169,7 +170,7 @@ export function describeK21Event(e: PublicEventJson, n: Namer = ID): string {
     case 'REGISTRATION_SKIPPED': return `Registration skipped${Array.isArray(e.players) && e.players.length > 0 ? `: ${names(e.players as string[], n)} play with unseen hands` : ''}`;
     case 'TIE_BREAK_PENDING': return `Tie-break on red points: ${Array.isArray(e.candidates) ? names(e.candidates as string[], n) : ''} lay their hands on their pads`;
     case 'TIE_BREAK_SKIPPED': return `Tie-break skipped by the referee: ${Array.isArray(e.candidates) ? names(e.candidates as string[], n) : ''} share the win`;
-    case 'ACTION_REFUSED': return `${str(e.action)} refused: ${str(e.code)} — ${refusalText(str(e.code), typeof e.message === 'string' ? e.message : undefined)}`;
+    case 'ACTION_REFUSED': return refusedLine(str(e.action), str(e.code), typeof e.message === 'string' ? e.message : undefined);
     case 'NOTICE': {
       const who = typeof e.player === 'string' ? `${n(e.player)}: ` : typeof e.station === 'string' ? `${e.station}: ` : '';
       return `${who}${str(e.message)} (${str(e.code)})`;

@@ -5,6 +5,8 @@
 import type { GameUi } from '../game-ui.ts';
 import { ZappZerappPage } from './page.ts';
 import { ZappRefereeControls } from './referee-controls.ts';
+import { describeZappEvent } from './events.ts';
+import { ZAPP_REFUSALS } from './refusals.ts';
 import { ZappSimulatorSeats } from './simulator-seats.ts';
 import { zappZerappSummary } from './summary.ts';
 import { zappRecordUi } from './record.ts';
@@ -12,6 +14,8 @@ import { zappRecordUi } from './record.ts';
 export const zappZerappUi: GameUi = {
   ...zappZerappSummary,
   page: (ctx) => new ZappZerappPage(ctx),
+  describeEvent: describeZappEvent,
+  refusals: ZAPP_REFUSALS,
   simulator: (kit) => new ZappSimulatorSeats(kit),
   referee: (kit) => new ZappRefereeControls(kit),
   record: zappRecordUi,

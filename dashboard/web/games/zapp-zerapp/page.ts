@@ -4,12 +4,14 @@
  * legal moves with what each banishes or carries, highlighted on the board when chosen.
  */
 import { BoardSvg, boardFor } from '../../board-svg.ts';
-import { describeMove, eventList, playerWithColour } from '../../common.ts';
+import { botBadge, describeMove, eventList, playerWithColour, rulesBox } from '../../common.ts';
 import { VIOLATION_KINDS } from '../../../../controller/rules/zapp-zerapp/state.ts';
 import { clock, h, replace } from '../../dom.ts';
-import { namesOf, type NameOf } from '../../names.ts';
+import { botsOf, namedText, namesOf, type NameOf } from '../../names.ts';
 import type { PageContext } from '../../page.ts';
 import type { MoveOption, ZappView } from '../../types.ts';
+import { describeZappEvent } from './events.ts';
+import { ZAPP_RULES } from './rules.ts';
 
 import { ZAPP_ZERAPP } from './summary.ts';
 
@@ -106,7 +108,7 @@ export function zappHeader(view: ZappView, nameOf: NameOf = (id) => id): HTMLEle
 }
 
 /** Seats: placed or not (never the value), holding, pieces in the city; after the reveal the barrels. */
-export function zappSeats(view: ZappView, nameOf: NameOf = (id) => id): HTMLElement {
+export function zappSeats(view: ZappView, nameOf: NameOf = (id) => id, bots: ReadonlySet<string> = new Set()): HTMLElement {
   const revealed = new Map((view.reveal?.results ?? []).map((r) => [r.player, r]));
   return h('section', { class: 'panel seats', 'aria-label': 'Seats' },
     h('h2', {}, 'Seats'),
@@ -120,11 +122,29 @@ export function zappSeats(view: ZappView, nameOf: NameOf = (id) => id): HTMLElem
         : h('span', { class: `revealed ${r.success ? 'success' : 'fail'}`, 'data-testid': `revealed-${p.id}` },
             r.barrel === null ? 'no barrel ✗' : `barrel ${r.barrel} ${r.success ? '✓ success' : '✗ failed'}`);
       return h('li', { class: view.currentMover === p.id ? 'current' : '' },
-        playerWithColour(nameOf(p.id), p.colour), ' ', barrel,
+        playerWithColour(nameOf(p.id), p.colour), botBadge(bots, p.id), ' ', barrel,
         h('span', { class: 'muted city-count' }, ` · ${p.inCity}/3 in the city`));
     })),
     view.reveal === null ? null : h('p', { 'data-testid': 'move-order' },
       'Move order: ', view.reveal.moveOrder.length === 0 ? 'nobody succeeded' : view.reveal.moveOrder.map(nameOf).join(' → ')));
+}
+
+/**
+ * The moves with those that do the very same thing merged (three pieces standing together at start, each to the
+ * same field with the same effects): on the table they are one move of "a piece from there", so one line offers
+ * it, naming the pieces it could be, instead of three lines that read alike. The first piece is the one moved.
+ */
+export function alikeMoves(moves: readonly MoveOption[]): { readonly move: MoveOption; readonly pieces: readonly string[] }[] {
+  const groups = new Map<string, { move: MoveOption; pieces: string[] }>();
+  for (const m of moves) {
+    const { piece, carryable, ...rest } = m;
+    // Carrying names the carried pieces, never the mover: alike when everything but the mover is.
+    const key = JSON.stringify({ ...rest, carryable: carryable.map((c) => ({ ...c })) });
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { move: m, pieces: [piece] });
+    else group.pieces.push(piece);
+  }
+  return [...groups.values()];
 }
 
 /** The current mover's legal moves; choosing one highlights it on the board. */
@@ -137,9 +157,10 @@ export function zappMoves(
   }
   return h('section', { class: 'panel moves', 'aria-label': 'Moves' },
     h('h2', {}, `${nameOf(view.currentMover)} moves ${view.currentBarrel ?? '?'}`),
-    h('ul', { class: 'move-list', 'data-testid': 'move-list' }, view.moves.map((m) => {
+    h('ul', { class: 'move-list', 'data-testid': 'move-list' }, alikeMoves(view.moves).map(({ move: m, pieces }) => {
       const button = h('button', {
         type: 'button', class: `move ${sameMove(m, board.selection) ? 'selected' : ''}`, 'data-piece': m.piece,
+        ...(pieces.length > 1 ? { 'data-alike': pieces.join(' ') } : {}),
         'aria-pressed': sameMove(m, board.selection) ? 'true' : 'false',
         onclick: () => {
           board.select(sameMove(m, board.selection) ? null : m);
@@ -160,7 +181,7 @@ export function zappMoves(
         onblur: () => {
           board.hover(null);
         },
-      }, describeMove(m));
+      }, describeMove(m, pieces));
       return h('li', {}, button, extra?.(m) ?? null);
     })));
 }
@@ -169,20 +190,22 @@ export function zappMoves(
  * The violations the table reported (snatching, a second barrel, a committed barrel lifted…; ZAPP-21–26), newest
  * first, with the rule in words: the referee decides what follows (the table never corrects by itself).
  */
-export function zappViolations(view: ZappView, nameOf: NameOf): HTMLElement {
+export function zappViolations(view: ZappView, nameOf: NameOf, named: (text: string) => string = (text) => text): HTMLElement {
   const list = view.violations.slice(-8).reverse();
   return h('section', { class: 'panel violations', 'aria-label': 'Violations' },
     h('h2', {}, 'Violations'),
     list.length === 0 ? h('p', { class: 'muted' }, 'none reported') :
         h('ul', { 'data-testid': 'violations' }, list.map((v) => h('li', { 'data-kind': v.kind },
           h('time', {}, clock(v.at)), ` Round ${v.round} · ${nameOf(v.player)}: ${VIOLATION_KINDS[v.kind]}`,
-          v.detail === null ? null : h('span', { class: 'muted' }, ` (${v.detail})`), ' ', h('code', {}, v.kind)))));
+          v.detail === null ? null : h('span', { class: 'muted' }, ` (${named(v.detail)})`), ' ', h('code', {}, v.kind)))));
 }
 
 export class ZappZerappPage {
   readonly element = h('div', { class: 'game zapp' });
   private readonly board = new ZappBoardPanel();
   private readonly side = h('div', { class: 'side' });
+  /** Built once, so that it stays open across updates. */
+  private readonly rules = rulesBox('Zapp Zerapp', ZAPP_RULES, 'rules ZAPP-n, read by the engine as docs/rules-engine.md says');
 
   constructor(private readonly ctx: PageContext) {
     this.element.append(this.board.element, this.side);
@@ -194,7 +217,9 @@ export class ZappZerappPage {
     if (view === undefined) return;
     this.board.update(view);
     const nameOf = namesOf(this.ctx.store, this.ctx.table);
-    replace(this.side, zappHeader(view, nameOf), zappSeats(view, nameOf), zappMoves(view, this.board, undefined, nameOf),
-      zappViolations(view, nameOf), eventList(t.events, 12, nameOf));
+    replace(this.side, zappHeader(view, nameOf), zappSeats(view, nameOf, botsOf(this.ctx.store, this.ctx.table)),
+      zappMoves(view, this.board, undefined, nameOf),
+      zappViolations(view, nameOf, namedText(this.ctx.store, this.ctx.table)),
+      eventList(t.events, 12, nameOf, describeZappEvent, namedText(this.ctx.store, this.ctx.table)), this.rules);
   }
 }

@@ -8,6 +8,7 @@ import { pieceLabel } from '../../board-svg.ts';
 import { field, options } from '../../common.ts';
 import { h, replace } from '../../dom.ts';
 import { gatedButton, type GatedButton } from '../../gated-button.ts';
+import { botsOf, namesOf } from '../../names.ts';
 import type { MoveOption, ZappView } from '../../types.ts';
 import type { GamePart, RefereeKit } from '../game-ui.ts';
 import { PHASE_TEXT, ZappBoardPanel, zappHeader, zappMoves, zappSeats, zappView } from './page.ts';
@@ -56,8 +57,10 @@ export class ZappRefereeControls implements GamePart {
     this.roll.set(view.phase === 'ROLL' ? null : `only before the roll (now: ${phase})`);
     this.enter.set(view.phase === 'ROLL' ? null : `only before the roll (now: ${phase})`);
     this.reveal.set(view.phase === 'SELECT' ? null : view.phase === 'ROLL' ? 'after the roll, while barrels are placed' : `only while barrels are placed (now: ${phase})`);
-    replace(this.header, zappHeader(view));
-    replace(this.seats, zappSeats(view));
+    // Players by name, bots marked, as on the game page (names.ts).
+    const nameOf = namesOf(this.kit.ctx.store, this.kit.ctx.table);
+    replace(this.header, zappHeader(view, nameOf));
+    replace(this.seats, zappSeats(view, nameOf, botsOf(this.kit.ctx.store, this.kit.ctx.table)));
     this.board.update(view);
     // The move list is rebuilt only when the moves on offer change; ticked boxes carry over by piece.
     const key = `${view.currentMover ?? ''}|${view.currentBarrel ?? ''}|${view.phase}|${JSON.stringify(view.moves)}`;
@@ -65,7 +68,7 @@ export class ZappRefereeControls implements GamePart {
     this.movesKey = key;
     const ticks = new Map([...this.movesHost.querySelectorAll<HTMLInputElement>('input[type=checkbox]')].map((b) => [b.id, b.checked]));
     const focused = document.activeElement instanceof HTMLElement && this.movesHost.contains(document.activeElement) ? document.activeElement.id : '';
-    replace(this.movesHost, zappMoves(view, this.board, (m) => this.moveActions(view, m)));
+    replace(this.movesHost, zappMoves(view, this.board, (m) => this.moveActions(view, m), nameOf));
     for (const box of this.movesHost.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) {
       const was = ticks.get(box.id);
       if (was !== undefined) box.checked = was;

@@ -1,5 +1,6 @@
 /**
- * The Zapp Zerapp seats of the simulator page: per seat, place a barrel of a chosen value on the pad or lift it,
+ * The Zapp Zerapp seats of the simulator page: per seat, place a barrel of a chosen value on the pad or lift that
+ * barrel (one of the two a pad may hold),
  * press the seat's ZAP button, unplug or plug the station back; above them, what the table waits for.
  */
 import { h, replace } from '../../dom.ts';
@@ -38,17 +39,21 @@ export class ZappSimulatorSeats implements GamePart {
   private seat(seat: BridgeSeat): HTMLElement {
     const station = seat.station ?? seat.id;
     const id = `barrel-${station}`;
-    const box = h('section', { class: 'panel sim-seat', 'data-seat': seat.id, 'aria-label': `Seat ${seat.id}` },
-      h('h2', {}, `${seat.name ?? seat.id} `, h('span', { class: 'muted' }, station)),
+    const who = namesOf(this.kit.ctx.store, this.kit.ctx.table)(seat.id);
+    const value = (): number => Number((box.querySelector(`#${CSS.escape(id)}`) as HTMLSelectElement).value);
+    // Place and Lift both act on the chosen barrel: a pad may hold two, and a hand lifts one at a time.
+    const box = h('section', { class: 'panel sim-seat', 'data-seat': seat.id, 'aria-label': `Seat ${who}` },
+      h('h2', {}, `${who} `, h('span', { class: 'muted' }, station)),
+      seat.bot === true ? h('p', { class: 'muted', 'data-testid': `bot-${seat.id}` }, 'a bot plays this seat') : null,
       h('div', { class: 'row' }, labelledSelect('Barrel', id, BARRELS, BARRELS),
         h('button', {
           type: 'button', 'data-op': 'place',
-          onclick: () => {
-            const value = Number((box.querySelector(`#${CSS.escape(id)}`) as HTMLSelectElement).value);
-            void this.kit.simulate(`${seat.id}: place a barrel`, { station, op: 'place', item: { kind: 'barrel', value } });
-          },
+          onclick: () => void this.kit.simulate(`${who}: place barrel ${value()}`, { station, op: 'place', item: { kind: 'barrel', value: value() } }),
         }, 'Place on pad'),
-        h('button', { type: 'button', 'data-op': 'lift', onclick: () => void this.kit.simulate(`${seat.id}: lift`, { station, op: 'lift' }) }, 'Lift')),
+        h('button', {
+          type: 'button', 'data-op': 'lift',
+          onclick: () => void this.kit.simulate(`${who}: lift barrel ${value()}`, { station, op: 'lift', item: { kind: 'barrel', value: value() } }),
+        }, 'Lift this barrel')),
       h('div', { class: 'row' }, stationControls(this.kit, station)));
     return box;
   }

@@ -4,7 +4,9 @@
  */
 import type { GameUi } from '../game-ui.ts';
 import { ZipZapPage } from './page.ts';
+import { describeZipEvent } from './events.ts';
 import { ZipRefereeControls } from './referee-controls.ts';
+import { ZIP_REFUSALS } from './refusals.ts';
 import { ZipSimulatorSeats } from './simulator-seats.ts';
 import { zipZapSummary } from './summary.ts';
 import { zipRecordUi } from './record.ts';
@@ -12,6 +14,8 @@ import { zipRecordUi } from './record.ts';
 export const zipZapUi: GameUi = {
   ...zipZapSummary,
   page: (ctx) => new ZipZapPage(ctx),
+  describeEvent: describeZipEvent,
+  refusals: ZIP_REFUSALS,
   simulator: (kit) => new ZipSimulatorSeats(kit),
   referee: (kit) => new ZipRefereeControls(kit),
   record: zipRecordUi,

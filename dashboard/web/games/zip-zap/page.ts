@@ -4,12 +4,16 @@
  * reason, the ZAP calls and the score table by round.
  */
 import { clock, h, replace } from '../../dom.ts';
-import { eventList } from '../../common.ts';
-import { namesOf, type NameOf } from '../../names.ts';
+import { botBadge, eventList, rulesBox } from '../../common.ts';
+import { botsOf, namedText, namesOf, type NameOf } from '../../names.ts';
+import { refusedSentence } from '../../refusal-text.ts';
 import type { PageContext } from '../../page.ts';
 import { tieSentence } from '../../tie-text.ts';
 import type { ZipZapPublicView } from '../../types.ts';
 import { cardName, SUIT } from './card-names.ts';
+import { contendersText, describeZipEvent } from './events.ts';
+import { ZIP_REFUSALS } from './refusals.ts';
+import { ZIP_RULES } from './rules.ts';
 import { zipWaitingFor } from './waiting.ts';
 
 import { ZIP_ZAP } from './summary.ts';
@@ -74,7 +78,8 @@ function modeBanner(view: ZipZapPublicView, nameOf: NameOf): HTMLElement {
       break;
   }
   return h('div', { class: `mode-banner ${cls}`, role: 'status', 'data-testid': 'mode-banner', 'data-mode': m.kind }, text,
-    view.tie === null ? null : h('div', { class: 'tie', 'data-testid': 'tie' }, `Tie — ${tieSentence(view.tie, nameOf)} The referee decides.`));
+    view.tie === null ? null : h('div', { class: 'tie', 'data-testid': 'tie' }, `Tie — ${tieSentence(view.tie, nameOf)} The referee decides.`),
+    view.tie === null ? null : h('div', { class: 'tie-cards', 'data-testid': 'tie-cards' }, `Contested, face up on the pile: ${contendersText(view.tie.contenders, nameOf)}`));
 }
 
 function scoreTable(view: ZipZapPublicView, nameOf: NameOf): HTMLElement {
@@ -90,6 +95,8 @@ function scoreTable(view: ZipZapPublicView, nameOf: NameOf): HTMLElement {
 
 export class ZipZapPage {
   readonly element = h('div', { class: 'game zip' });
+  /** Built once, so that it stays open across updates. */
+  private readonly rules = rulesBox('Zip-Zap', ZIP_RULES, 'rules ZIP-n, read by the engine as docs/rules-engine.md says');
 
   constructor(private readonly ctx: PageContext) {}
 
@@ -100,6 +107,7 @@ export class ZipZapPage {
     const zaps = t.events.filter((e) => e.type === 'ZAP_PLAYED').slice(-6).reverse();
     const controller = view.mode.kind === 'PAUSED' ? view.mode.controller : null;
     const nameOf = namesOf(this.ctx.store, this.ctx.table);
+    const bots = botsOf(this.ctx.store, this.ctx.table);
     replace(this.element,
       h('div', { class: 'zip-head' },
         h('p', { class: 'phase' }, `Round ${view.round} of ${view.roundsTotal} · suits: ${view.suits.map((s) => s.toLowerCase()).join(', ')}`
@@ -114,7 +122,7 @@ export class ZipZapPage {
       h('section', { class: 'panel players', 'aria-label': 'Players' },
         h('h2', {}, 'Players'),
         h('ul', { class: 'player-list' }, view.players.map((p) => h('li', { class: p.id === controller ? 'controller' : '', 'data-testid': `player-${p.id}` },
-          h('span', { class: 'player-name' }, nameOf(p.id)),
+          h('span', { class: 'player-name' }, nameOf(p.id)), botBadge(bots, p.id),
           h('span', { class: 'count', 'data-testid': `count-${p.id}`, 'aria-label': `${p.handCount} cards` }, String(p.handCount)),
           h('span', { class: 'muted' }, p.handCount === 1 ? ' card' : ' cards'),
           p.zapUsed ? h('span', { class: 'badge zap' }, 'ZAP used') : null,
@@ -123,12 +131,12 @@ export class ZipZapPage {
         h('h2', {}, 'Refused plays'),
         view.rejected.length === 0 ? h('p', { class: 'muted' }, 'none this round') :
             h('ul', { 'data-testid': 'rejected' }, view.rejected.slice(-8).reverse().map((r) =>
-              h('li', {}, h('time', {}, clock(r.at)), ` ${nameOf(r.player)}: ${r.message} `, h('code', {}, r.code))))),
+              h('li', { 'data-code': r.code }, h('time', {}, clock(r.at)), ` ${refusedSentence(`${nameOf(r.player)}'s card`, r.code, r.message, ZIP_REFUSALS)}`)))),
       h('section', { class: 'panel zaps', 'aria-label': 'ZAP calls' },
         h('h2', {}, 'ZAP calls'),
         zaps.length === 0 ? h('p', { class: 'muted' }, 'none yet') :
             h('ul', { 'data-testid': 'zap-calls' }, zaps.map((e) => h('li', {}, h('time', {}, clock(e.at)), ` ${nameOf(String(e.player))}: ZAP!`)))),
       scoreTable(view, nameOf),
-      eventList(t.events, 12, nameOf));
+      eventList(t.events, 12, nameOf, describeZipEvent, namedText(this.ctx.store, this.ctx.table)), this.rules);
   }
 }

@@ -60,9 +60,13 @@ export class ZipRefereeControls implements GamePart {
     replace(this.tieHost, view.tie === null ? null : h('div', { class: 'tie-ruling', 'data-testid': 'tie-ruling' },
       h('p', { 'data-testid': 'tie-figures' }, tieSentence(view.tie, nameOf)),
       h('div', { class: 'row' }, h('span', {}, 'First to land: '),
-        view.tie.contenders.map((c) => h('button', {
-          type: 'button', 'data-testid': `resolve-${c.player}`,
-          onclick: () => void this.kit.send(`tie: ${nameOf(c.player)} first`, 'action', { action: { type: 'resolve-tie', first: c.player } }),
-        }, nameOf(c.player))))));
+        // Each button names the player and the card they contend with (both lie face up on the pile).
+        view.tie.contenders.map((c) => {
+          const label = c.card === null ? nameOf(c.player) : `${nameOf(c.player)} — ${cardName(c.card)}`;
+          return h('button', {
+            type: 'button', 'data-testid': `resolve-${c.player}`,
+            onclick: () => void this.kit.send(`tie: ${label} first`, 'action', { action: { type: 'resolve-tie', first: c.player } }),
+          }, label);
+        }))));
   }
 }

@@ -39,8 +39,9 @@ export class ZipSimulatorSeats implements GamePart {
     const id = `card-${station}`;
     const hand = options.pile === true ? undefined : this.hands.get(station)?.cards ?? undefined;
     const offered = hand ?? cards;
-    const box = h('section', { class: 'panel sim-seat', 'data-seat': seat.id, 'aria-label': `Seat ${seat.id}` },
-      h('h2', {}, `${seat.name ?? seat.id} `, h('span', { class: 'muted' }, station)),
+    const who = options.pile === true ? seat.name ?? seat.id : namesOf(this.kit.ctx.store, this.kit.ctx.table)(seat.id);
+    const box = h('section', { class: 'panel sim-seat', 'data-seat': seat.id, 'aria-label': `Seat ${who}` },
+      h('h2', {}, `${who} `, h('span', { class: 'muted' }, station)),
       options.pile === true ? null : h('p', { class: 'muted hand-note', 'data-testid': `hand-${seat.id}`, 'data-hand': hand === undefined ? 'hidden' : 'shown' },
         hand === undefined
           ? seat.bot === true ? 'a bot plays this seat: every card is listed' : 'every card is listed (with the token: this seat\'s hand)'
@@ -50,7 +51,7 @@ export class ZipSimulatorSeats implements GamePart {
           type: 'button', 'data-op': 'tap', disabled: offered.length === 0,
           onclick: () => {
             const card = (box.querySelector(`#${CSS.escape(id)}`) as HTMLSelectElement).value;
-            void this.kit.simulate(`${seat.id}: tap a card`, { station, op: 'tap', item: cardItem(card) });
+            void this.kit.simulate(`${who}: ${cardName(card)} tapped`, { station, op: 'tap', item: cardItem(card) });
           },
         }, 'Tap card')),
       h('div', { class: 'row' }, stationControls(this.kit, station, options.pile !== true)));

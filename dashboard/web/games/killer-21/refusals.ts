@@ -1,0 +1,30 @@
+/** Killer-21's refusals in players' words (the codes of docs/rules-engine.md, "Rejection codes"; refusal-text.ts). */
+import type { RefusalSentences } from '../../refusal-text.ts';
+
+export const K21_REFUSALS: RefusalSentences = {
+  HIDDEN_REASON: 'the reason is hidden: it depends on the cards in hand',
+  BAD_ACTION: 'the table did not understand that Killer-21 action',
+  PLAYER_OUT: 'that player has lost all their lives and is out of the game',
+  UNKNOWN_CARD: 'that is not a card of this deck',
+  NOT_YOUR_TURN: 'only the player on turn plays a card or says "I can\'t"',
+  OVER_21: 'that red card would take the total over 21: it goes back to the hand',
+  CAN_PLAY: 'the player holds a card they can play, so they cannot take a bust',
+  KILLER_WINDOW_OPEN: 'the Killer is on the table: only answers to it count until it is settled',
+  NO_KILLER_WINDOW: 'nobody has played the Killer: there is nothing to answer',
+  WINDOW_CLOSED: 'the Killer window has closed: no more red 0s count',
+  WINDOW_STILL_OPEN: 'the Killer window has not reached its deadline yet',
+  NOT_REQUIRED: 'that player does not have to answer this Killer',
+  ALREADY_ANSWERED: 'that player has already answered this Killer (one red 0 each)',
+  NOT_A_ZERO: 'only a red 0 answers the Killer',
+  NEEDS_TIME: 'the Killer window is timed: a red 0 must come with the moment it landed',
+  ZERO_BEFORE_KILLER: 'the red 0 landed before the Killer, so it does not answer it: put it down again while the window is open',
+  NOT_TIED: 'that player has no red 0 on the deadline to rule on',
+  ROUND_OVER: 'the round is over: nothing is played until the next round',
+  GAME_OVER: 'the game is over: nothing more can be played',
+  REGISTERING: 'the hands dealt at the table are being registered: play starts once they all are, or the referee skips',
+  TIE_BREAK: 'the game waits for the tie-break: the tied players lay their hands on their pads',
+  NOT_REGISTERING: 'no hand is being registered now',
+  WRONG_COUNT: 'not as many cards as the hand holds: lay down the whole hand',
+  BAD_HAND: 'those cards cannot be that hand (a card twice, or a card the table has seen elsewhere)',
+  HAND_ALREADY_KNOWN: 'that player has nothing left to register',
+};

@@ -1,0 +1,31 @@
+/** Zapp Zerapp's refusals in players' words (the codes of docs/rules-engine.md, "Rejection codes"; refusal-text.ts). */
+import type { RefusalSentences } from '../../refusal-text.ts';
+
+export const ZAPP_REFUSALS: RefusalSentences = {
+  HIDDEN_REASON: 'the reason is hidden: it depends on a barrel not revealed yet',
+  BAD_ACTION: 'the table did not understand that Zapp Zerapp action',
+  NOT_YOUR_ROLL: 'it is another player\'s turn to roll the dice',
+  BAD_DICE: 'each die shows 1 to 6',
+  UNKNOWN_BARREL: 'the barrels are numbered 1 to 13',
+  ALREADY_PLACED: 'that player has already placed a barrel, and placing is final',
+  HAND_FULL: 'that player already holds as many barrels as allowed',
+  ALREADY_HOLDING: 'that player already holds that barrel',
+  NOT_HOLDING: 'that player does not hold that barrel',
+  BARREL_HELD_BY_OTHER: 'another player holds that barrel: no snatching',
+  BARREL_PLACED_BY_OTHER: 'another player chose that barrel: it may not be taken',
+  BARREL_COMMITTED: 'a placed barrel may not go back on the mountain',
+  NOT_ALL_PLACED: 'the reveal waits until every player has placed a barrel',
+  NOT_YOUR_TURN: 'only the player whose move it is may move or pass now',
+  UNKNOWN_PIECE: 'there is no such piece in this game',
+  NOT_YOUR_PIECE: 'a player moves only pieces of their own colour',
+  PIECE_IN_CITY: 'a piece in the city is home and never moves again',
+  WRONG_DESTINATION: 'the barrel number does not take that piece to the field named',
+  CARRY_CHOICE_MISSING: 'in the pro game, the move must say for every piece on the path whether it is carried',
+  CARRY_NOT_ALLOWED: 'that piece cannot be carried on this move',
+  INTO_CITY_NOT_ALLOWED: 'only an own piece carried on a move into the city may go into the city with it',
+  PASS_NOT_ALLOWED: 'moving is mandatory at this table: pick a move',
+  NO_CLAIM_WINDOW: 'there is nothing to claim now',
+  NOT_YOUR_CLAIM: 'only the player who just moved may claim a banishment',
+  NOT_CLAIMABLE: 'that piece was not overtaken or caught unprotected on the last move',
+  PADS_NOT_CLEAR: 'a barrel still lies on a pad: put it back on the mountain first',
+};

@@ -1,0 +1,30 @@
+/** Zip-Zap's refusals in players' words (the codes of docs/rules-engine.md, "Rejection codes"; refusal-text.ts). */
+import type { RefusalSentences } from '../../refusal-text.ts';
+
+export const ZIP_REFUSALS: RefusalSentences = {
+  HIDDEN_REASON: 'the reason is hidden: it depends on the cards in hand',
+  BAD_ACTION: 'the table did not understand that Zip-Zap action',
+  UNKNOWN_CARD: 'that card is not in this game (a suit left out, or the ZAP of a seat nobody plays)',
+  DOES_NOT_FOLLOW: 'the card does not follow the top card: it must be the next number in a matching suit',
+  NOTHING_FOLLOWS_TEN: 'a 10 is on top, and nothing follows a 10: its player restarts',
+  NOTHING_FOLLOWS_ZAP: 'a ZAP is on top, and nothing follows a ZAP: its player restarts',
+  NOT_CONTROLLER: 'play is paused: only the player in control may play now',
+  ZAP_ALREADY_USED: 'that player has already used their ZAP this round',
+  ZAP_NOT_ON_OWN_CARD: 'a ZAP goes only on the player\'s own number card on top',
+  ZAP_CANNOT_OPEN: 'after the reserve ran out, the race opens with a number card, not a ZAP',
+  ROUND_OVER: 'the round is over: nothing is played until the next round',
+  WRONG_PHASE: 'that is not possible at this point of the round (dealing, start, race, pause or round end)',
+  NOT_IN_RACE: '"stuck" can only be called during the race',
+  SOMEONE_CAN_PLAY: 'someone can still follow the top card, so the table is not stuck',
+  NO_CONTROLLER: 'the top card was flipped, not played: nobody takes control',
+  WRONG_STUCK_DETECTION: 'this table calls "stuck" the other way (the automatic announcement, or the referee\'s "Nobody can play")',
+  LATE_PLAY: 'the card\'s reading reached the table too late to put it in its place: the referee rules',
+  TIE_PENDING: 'two plays are tied: the referee first rules which card landed first',
+  NO_TIE_PENDING: 'there is no tie to rule on',
+  NOT_A_CONTENDER: 'that player has no card in the tie',
+  SCORES_PENDING: 'the hands left must be scored before the next round',
+  HAND_ALREADY_KNOWN: 'that hand is already registered or scored',
+  BAD_HAND: 'those cards cannot be that hand (their count, the ZAP, or a card already seen elsewhere)',
+  NOT_IN_RESERVE: 'that card cannot be in the reserve: it is known to be elsewhere',
+  RESERVE_EMPTY: 'the reserve is empty: there is nothing left to flip',
+};
