@@ -116,7 +116,6 @@ export function toPublicEvent(event: ZipZapEvent): ZipZapEvent | null {
       return { ...event, ...publicPlayRefusal(event.card, event.code, event.message) };
     case 'HAND_REGISTERED':
       return { ...event, cards: [] };
-    case 'TIE_PENDING':
     case 'ROUND_DEALT':
     case 'CARD_FLIPPED':
     case 'REFLIP_NEEDED':
