@@ -3,19 +3,33 @@
 // TypeScript at start-up with tsx saves ~70 MB of resident memory on a Raspberry Pi (no loader thread, no
 // transpile caches). bin/zaptable.mjs uses it only while it is newer than every source file.
 import { build } from 'esbuild';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'dist');
 const started = Date.now();
-await build({
+const result = await build({
   entryPoints: [path.join(root, 'controller', 'cli', 'entry.ts')],
-  outfile: path.join(root, 'dist', 'zaptable.mjs'),
+  outdir: dist,
+  entryNames: 'zaptable',
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
+  splitting: true,
+  outExtension: { '.js': '.mjs' },
   platform: 'node',
   format: 'esm',
   target: 'node20',
   packages: 'external',
   sourcemap: 'linked',
   logLevel: 'warning',
+  metafile: true,
 });
+// Chunk names carry a content hash: remove the previous builds' chunks (after writing the new ones, so a
+// controller started a moment ago from the old entry still finds its chunks while it starts).
+const written = new Set(Object.keys(result.metafile.outputs).map((file) => path.resolve(file)));
+const chunks = path.join(dist, 'chunks');
+for (const name of existsSync(chunks) ? readdirSync(chunks) : []) {
+  if (!written.has(path.join(chunks, name))) rmSync(path.join(chunks, name), { force: true });
+}
 console.log(`zaptable: built dist/zaptable.mjs in ${Date.now() - started} ms`);
