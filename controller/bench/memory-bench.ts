@@ -120,6 +120,12 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
   });
   const samples: MemorySample[] = [];
   let peakMb = Number.NaN;
+  // Ctrl-C ends the sampling early (the figures so far are printed) and stops the controller with it.
+  const signal = { interrupted: false };
+  const interrupt = (): void => {
+    signal.interrupted = true;
+  };
+  process.on('SIGINT', interrupt);
   try {
     if (pid === undefined) throw new Error('bench memory: the controller did not start');
     const readyBy = Date.now() + READY_TIMEOUT_MS;
@@ -130,7 +136,7 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
       await sleep(100);
     }
     const t0 = performance.now();
-    for (;;) {
+    while (!signal.interrupted) {
       const t = (performance.now() - t0) / 1000;
       const status = procStatus(pid);
       if (status === undefined || exited !== undefined) throw new Error(`bench memory: the controller ${exited ?? 'is gone'}:\n${output.slice(-2000)}`);
@@ -141,6 +147,7 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
       await sleep(Math.min(intervalS, options.seconds - t + 0.01) * 1000);
     }
   } finally {
+    process.off('SIGINT', interrupt);
     if (exited === undefined) {
       child.kill('SIGINT');
       const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
@@ -153,7 +160,7 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
   const used = late.length >= 2 ? late : samples;
   return {
     command: `node ${args.map((a) => (a.startsWith(dir) ? path.join('$TMP', path.relative(dir, a)) : a)).join(' ')}`,
-    pid: pid ?? 0,
+    pid,
     what: (tables > 0
       ? `the demo at ${tables} tables (${soakTables(tables).map((t) => t.mode).join(', ')}), bots in every seat`
       : 'the built-in demo (one Zapp Zerapp table, four bot seats)')

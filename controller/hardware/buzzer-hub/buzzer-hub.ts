@@ -122,7 +122,6 @@ export class BuzzerHub implements TableHardware {
    * doubling up to 8 s, with jitter; `reconnect`).
    */
   async start(): Promise<void> {
-    if (this.config !== undefined || this.stopping !== undefined) return;
     await loadJohnnyFive();
     if (this.config !== undefined || this.stopping !== undefined) return;
     const { config, errors } = resolveHubConfig(this.options);
