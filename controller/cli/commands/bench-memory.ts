@@ -7,13 +7,13 @@ import { runMemory } from '../../bench/memory-bench.ts';
 import { intOption, parse } from '../args.ts';
 import type { Output } from '../output.ts';
 
-export const benchMemoryHelp = `zaptable bench memory [--seconds S] [--interval S] [--warmup S] [--tables N] [--no-dashboard] [--node-option F]... [--json]
+export const benchMemoryHelp = `zaptable bench memory [--seconds S] [--interval S] [--warmup S] [--tables N] [--no-dashboard] [--node-option=F]... [--json]
 
 Builds dist/ (tools/build.mjs), then starts \`node dist/zaptable.mjs start\` in a process of its own — the
 built-in demo (one table, four bot seats; --tables N: the demo at N tables) — and samples that process's
 VmRSS (/proc/PID/status) every --interval seconds (default 10) for --seconds after it is up (default 600).
 Prints each sample with the load average, and RSS min/median/max from --warmup seconds on (default 60).
---node-option passes a flag to node (repeat it: --node-option --max-semi-space-size=1). Linux only.`;
+--node-option passes a flag to node (repeat it for several: --node-option=--max-semi-space-size=1). Linux only.`;
 
 export async function benchMemoryCommand(argv: readonly string[], io: Output): Promise<number> {
   const { values } = parse(argv, {
