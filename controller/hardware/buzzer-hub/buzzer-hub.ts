@@ -4,6 +4,7 @@
  * Every button is a station of kind `hub`; its events are stamped on the host with a stated uncertainty
  * (host-timestamp.ts), since Firmata carries no time. See docs/buzzer-hub.md.
  */
+import { createRequire } from 'node:module';
 import type * as five from 'johnny-five';
 import type { Board, Piezo } from 'johnny-five';
 import { systemClock, type Clock, type CommandResult, type EventTime, type LampPattern, type SensorEvent, type StationHealth, type StationId, type TableHardware } from '../interface.ts';
@@ -32,19 +33,14 @@ const STOP_FLUSH_MS = 1000;
 const MAX_BEEP_MS = 10_000;
 
 /**
- * johnny-five, imported by the first hub that starts: its module graph (firmata-io, serialport 8, lodash…)
- * costs ~15 MB of resident memory that a controller without a hub should not pay (docs/performance.md).
+ * johnny-five, required by the first hub that connects: its module graph (firmata-io, serialport 8, lodash…)
+ * costs ~15 MB of resident memory that a controller without a hub should not pay (docs/performance.md). A
+ * synchronous require, so `start()` still opens the board before its first await, as before.
  */
 let johnnyFive: typeof five | undefined;
 
-async function loadJohnnyFive(): Promise<void> {
-  // A CommonJS package: its exports are the module's default export.
-  johnnyFive ??= (await import('johnny-five')).default as typeof five;
-}
-
-/** johnny-five once `start()` has loaded it (every Board, Button, Led and Piezo is made after that). */
 function j5(): typeof five {
-  if (johnnyFive === undefined) throw new Error('buzzer hub: johnny-five is loaded by start()');
+  johnnyFive ??= createRequire(import.meta.url)('johnny-five') as typeof five;
   return johnnyFive;
 }
 
@@ -122,7 +118,6 @@ export class BuzzerHub implements TableHardware {
    * doubling up to 8 s, with jitter; `reconnect`).
    */
   async start(): Promise<void> {
-    await loadJohnnyFive();
     if (this.config !== undefined || this.stopping !== undefined) return;
     const { config, errors } = resolveHubConfig(this.options);
     if (errors.length > 0) throw new HubSetupError(errors);
