@@ -58,23 +58,36 @@ export function slope(points: readonly (readonly [number, number])[]): number {
   return sxx === 0 ? 0 : sxy / sxx;
 }
 
-export async function runSoak(options: SoakOptions): Promise<SoakResult> {
-  const intervalS = options.intervalS ?? 10;
-  const count = options.tables ?? 4;
-  const tables = Array.from({ length: count }, (_, i) => ({ id: `table-${i + 1}`, mode: GAMES[i] ?? 'zip-zap' }));
-  const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-bench-soak-'));
+/** The tables of a soak: one of each game, then more Zip-Zap. */
+export function soakTables(count: number): { readonly id: string; readonly mode: string }[] {
+  return Array.from({ length: count }, (_, i) => ({ id: `table-${i + 1}`, mode: GAMES[i] ?? 'zip-zap' }));
+}
+
+/**
+ * Writes `zaptable.yaml` in `dir` for the demo at `count` tables (bots in every seat, simulated hardware, fresh
+ * loopback ports, files in `dir`); `zaptable bench memory` runs the same file in a process of its own.
+ */
+export async function writeSoakConfig(dir: string, count: number, dashboard: boolean): Promise<string> {
   const file = path.join(dir, 'zaptable.yaml');
   const seats = ['ana', 'ben', 'cy', 'dee'];
   writeFileSync(file, [
     'tables:',
-    ...tables.map((t) => `  - { id: ${t.id}, mode: ${t.mode}, seats: [${seats.map((s) => `{ id: ${s}, bot: true }`).join(', ')}] }`),
+    ...soakTables(count).map((t) => `  - { id: ${t.id}, mode: ${t.mode}, seats: [${seats.map((s) => `{ id: ${s}, bot: true }`).join(', ')}] }`),
     'hardware: { kind: simulated }',
     `mqtt: { embedded: { port: ${await freeLoopbackPort()} } }`,
-    `dashboard: { enabled: ${options.dashboard === false ? 'false' : 'true'}, host: 127.0.0.1, port: ${await freeLoopbackPort()}, `
+    `dashboard: { enabled: ${dashboard ? 'true' : 'false'}, host: 127.0.0.1, port: ${await freeLoopbackPort()}, `
     + `token: soak-${randomBytes(12).toString('hex')} }`,
     `storage: { directory: ${JSON.stringify(dir)} }`,
     '',
   ].join('\n'));
+  return file;
+}
+
+export async function runSoak(options: SoakOptions): Promise<SoakResult> {
+  const intervalS = options.intervalS ?? 10;
+  const tables = soakTables(options.tables ?? 4);
+  const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-bench-soak-'));
+  const file = await writeSoakConfig(dir, tables.length, options.dashboard !== false);
   const loaded = loadConfig({ file });
   if (!loaded.ok) throw new Error(loaded.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   const gc = (globalThis as { gc?: () => void }).gc;

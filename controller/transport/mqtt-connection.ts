@@ -105,6 +105,9 @@ export class MqttConnection {
       resubscribe: false,
       // QoS 0 is never used; nothing must be queued behind the connection's back.
       queueQoSZero: false,
+      // No table of 65,536 pre-built packet-id buffers (6 MB of heap, for the whole process: mqtt-packet is
+      // shared with the embedded broker); a 2-byte buffer per packet instead (docs/performance.md, memory).
+      writeCache: false,
       will: { topic: options.availabilityTopic, payload: Buffer.from('offline' satisfies Availability), qos: 1, retain: true },
       ...(tls === undefined ? {} : {
         ...(tls.ca === undefined ? {} : { ca: tls.ca }),

@@ -142,6 +142,8 @@ export class MqttHub {
       reconnectPeriod: this.options.reconnectPeriodMs ?? 2000,
       connectTimeout: 10_000,
       keepalive: 30,
+      // No table of 65,536 pre-built packet-id buffers (6 MB of heap); see the controller's mqtt-connection.ts.
+      writeCache: false,
     });
     this.client = client;
     client.on('message', (topic, payload, packet) => {

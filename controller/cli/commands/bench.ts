@@ -9,6 +9,7 @@ import { intOption, parse } from '../args.ts';
 import { benchLatencyCommand, benchLatencyHelp } from './bench-latency.ts';
 import { benchFloodCommand, benchFloodHelp } from './bench-flood.ts';
 import { benchSoakCommand, benchSoakHelp } from './bench-soak.ts';
+import { benchMemoryCommand, benchMemoryHelp } from './bench-memory.ts';
 import { benchBuzzerCommand, benchBuzzerHelp } from './bench-buzzer.ts';
 import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
 import { benchFairnessCommand, benchFairnessHelp } from './bench-fairness.ts';
@@ -81,6 +82,11 @@ const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
     summary: 'the demo with bots at 4 tables for a given time: RSS and heap every 10 s, and their slopes',
     help: benchSoakHelp,
     run: benchSoakCommand,
+  },
+  memory: {
+    summary: 'the controller (`zaptable start`, the demo) in a process of its own: its RSS from /proc, min/median/max',
+    help: benchMemoryHelp,
+    run: benchMemoryCommand,
   },
   latency: {
     summary: 'sensor line to MQTT state message (p50/p99/max), sensor events/s, memory; embedded broker and Mosquitto',

@@ -3,7 +3,6 @@
  * broker (embedded by default), the controller on the configured hardware (the simulated table with bots when
  * none is configured) and the dashboard; prints where to look; shuts down cleanly on Ctrl-C.
  */
-import { startDashboard } from '../../../dashboard/server/server.ts';
 import { ControllerApp, type DashboardStartOptions } from '../../app/controller-app.ts';
 import { formatConfigError, loadConfig, maskSecrets, type ZaptableConfig } from '../../config/index.ts';
 import { parse } from '../args.ts';
@@ -20,9 +19,14 @@ game in progress continues where it stopped at the next start.
                     one: the built-in demo). Check it first with \`zaptable config check FILE\`.
   --no-dashboard    do not start the dashboard`;
 
-/** The dashboard as `zaptable start` runs it (exported for the dashboard's end-to-end tests). */
+/**
+ * The dashboard as `zaptable start` runs it (exported for the dashboard's end-to-end tests). Imported only
+ * when the dashboard starts: Fastify, its plugins and esbuild are ~20 MB of resident memory that a controller
+ * with its dashboard off (a Pi whose venue serves the dashboard) never loads (test/app/lazy-modules.test.ts).
+ */
 export async function dashboardFor(options: DashboardStartOptions) {
   const { config } = options;
+  const { startDashboard } = await import('../../../dashboard/server/server.ts');
   return startDashboard({
     host: config.dashboard.host,
     port: config.dashboard.port,

@@ -4,7 +4,8 @@
  * Every button is a station of kind `hub`; its events are stamped on the host with a stated uncertainty
  * (host-timestamp.ts), since Firmata carries no time. See docs/buzzer-hub.md.
  */
-import five from 'johnny-five';
+import { createRequire } from 'node:module';
+import type * as five from 'johnny-five';
 import type { Board, Piezo } from 'johnny-five';
 import { systemClock, type Clock, type CommandResult, type EventTime, type LampPattern, type SensorEvent, type StationHealth, type StationId, type TableHardware } from '../interface.ts';
 import { resolveHubConfig, type BuzzerHubOptions, type HubConfig } from './hub-config.ts';
@@ -30,6 +31,18 @@ const STOP_FLUSH_MS = 1000;
 
 /** The longest beep: a winner's sound, not a siren (the piezo is toggled by the host, see `beep`). */
 const MAX_BEEP_MS = 10_000;
+
+/**
+ * johnny-five, required by the first hub that connects: its module graph (firmata-io, serialport 8, lodash…)
+ * costs ~15 MB of resident memory that a controller without a hub should not pay (docs/performance.md). A
+ * synchronous require, so `start()` still opens the board before its first await, as before.
+ */
+let johnnyFive: typeof five | undefined;
+
+function j5(): typeof five {
+  johnnyFive ??= createRequire(import.meta.url)('johnny-five') as typeof five;
+  return johnnyFive;
+}
 
 /** One attempt to connect: a johnny-five Board and what was built on it once it was ready. */
 interface Connection {
@@ -163,7 +176,7 @@ export class BuzzerHub implements TableHardware {
       const boardOptions: five.BoardOption & { sigint: boolean } = typeof config.io === 'string'
         ? { ...common, sigint: false, port: config.openPort?.(config.io) ?? config.io }
         : { ...common, sigint: false, io: config.io() };
-      board = new five.Board(boardOptions);
+      board = new (j5().Board)(boardOptions);
     } catch (error) {
       // johnny-five emits a failure to create the IO (e.g. serialport's native addon missing) as an 'error'
       // inside the constructor, before any listener can exist: it arrives here as a thrown log event.
@@ -230,9 +243,9 @@ export class BuzzerHub implements TableHardware {
           controller: rawButtonController(station.config.pin, supportsMode(io, station.config.pin, io.MODES.PULLUP)),
         };
         // The Button resolves pull-up and invert into the reading that means "pressed".
-        station.pressedValue = new five.Button(buttonOptions).downValue;
+        station.pressedValue = new (j5().Button)(buttonOptions).downValue;
         if (station.config.lamp !== undefined) {
-          station.led = new five.Led({ board, pin: station.config.lamp });
+          station.led = new (j5().Led)({ board, pin: station.config.lamp });
           station.led.off();
         }
       }
@@ -241,7 +254,7 @@ export class BuzzerHub implements TableHardware {
         const { controller, halt } = digitalPiezoController(config.piezoPin);
         connection.haltPiezo = halt;
         const piezoOptions: five.PiezoOption & Record<string, unknown> = { board, pin: config.piezoPin, controller };
-        connection.piezo = new five.Piezo(piezoOptions);
+        connection.piezo = new (j5().Piezo)(piezoOptions);
       }
       // Firmata reports a port (8 pins) per message; one pin per port counts the messages for the backlog.
       const counters = new Set<number>();
@@ -478,7 +491,7 @@ async function release(connection: Connection, flush = false): Promise<void> {
   if (flush) await flushWrites(io, STOP_FLUSH_MS);
   await closeTransport(io);
   // johnny-five keeps every Board in a module-level cache for default mounting; this one is done.
-  const cache = (five.Board as unknown as { cache?: unknown[] }).cache;
+  const cache = (j5().Board as unknown as { cache?: unknown[] }).cache;
   const index = cache?.indexOf(connection.board) ?? -1;
   if (index >= 0) cache?.splice(index, 1);
 }
