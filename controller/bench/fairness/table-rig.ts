@@ -45,10 +45,11 @@ export const ZIP_TABLES: readonly ZipTable[] = RESTING_COUNTS.map((resting) => (
 export const BUZZER_TABLE = { id: 'buzzer', stations: ['bz-a', 'bz-b'] as const, contestants: ['a', 'b'] as const };
 
 /**
- * Firmware 0.3.0's poll step with this many cards resting on the reader (hardware/protocol.md *RFID timing*:
- * 1.1 ms with an empty reader, 3.16 ms with 13 cards of 7-byte UIDs; 4 cards interpolated).
+ * Firmware 0.4.0's poll step with this many cards resting on the reader: its longest measured `TAG+` window
+ * with 7-byte UIDs (hardware/protocol.md *RFID timing*: 1.04 ms with an empty reader, 3.47 ms with 4 cards,
+ * 3.58 ms with 13).
  */
-const POLL_STEP_US: Readonly<Record<Resting, number>> = { 0: 1100, 4: 1700, 13: 3160 };
+const POLL_STEP_US: Readonly<Record<Resting, number>> = { 0: 1040, 4: 3470, 13: 3580 };
 
 /** Configuration values a fault run changes (the rest is the defaults of `zaptable start`). */
 export interface ConfigFaults {
