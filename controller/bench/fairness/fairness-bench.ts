@@ -8,7 +8,8 @@
  */
 import type { HardwareFaults } from './faults.ts';
 import { fairnessGoals, type Goal } from './goals.ts';
-import { findRaceSeeds, runRace, type RaceResult } from './races.ts';
+import { findKillerSeeds } from './killer-race.ts';
+import { findRaceSeeds, runRace, type RaceResult, type RaceSeeds } from './races.ts';
 import { TableRig, type ConfigFaults } from './table-rig.ts';
 import { FAIRNESS_LINKS, type FairnessLinkName } from './usb-links.ts';
 import {
@@ -106,7 +107,7 @@ export async function runFairnessBench(
   const separationsUs = options.separationsUs ?? FAIRNESS_SEPARATIONS_US;
   const physics = options.physics ?? DEFAULT_PHYSICS;
   const faults = options.faults ?? {};
-  const seeds = findRaceSeeds(16);
+  const seeds: RaceSeeds = { zip: findRaceSeeds(16), killer: findKillerSeeds(16) };
   const links: LinkFigures[] = [];
   let simulatedSeconds = 0;
   for (const link of options.links ?? FAIRNESS_LINKS) {

@@ -18,12 +18,19 @@ export interface Cell {
   readonly resting: Resting;
 }
 
-/** Every cell: Zip-Zap races of slap-sensor and tag-only cards, two cards on one pad, buzzer buttons. */
+/**
+ * Every cell: Zip-Zap races of slap-sensor and tag-only cards, two cards on one pad, Killer-21's red 0 against
+ * the Killer's landing and against the window's deadline, buzzer buttons.
+ */
 export const CELLS: readonly Cell[] = [
   ...RESTING_COUNTS.map((resting): Cell => ({ path: 'zip-zap', sensor: 'slap', placement: 'across', resting })),
   ...RESTING_COUNTS.map((resting): Cell => ({ path: 'zip-zap', sensor: 'tag', placement: 'across', resting })),
   ...RESTING_COUNTS.map((resting): Cell => ({ path: 'pad', sensor: 'slap', placement: 'same', resting })),
   ...RESTING_COUNTS.map((resting): Cell => ({ path: 'pad', sensor: 'tag', placement: 'same', resting })),
+  { path: 'killer', sensor: 'slap', placement: 'across', resting: 0 },
+  { path: 'killer', sensor: 'tag', placement: 'across', resting: 0 },
+  { path: 'deadline', sensor: 'slap', placement: 'across', resting: 0 },
+  { path: 'deadline', sensor: 'tag', placement: 'across', resting: 0 },
   { path: 'buzzer', sensor: 'button', placement: 'across', resting: 0 },
 ];
 
