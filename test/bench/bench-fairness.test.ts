@@ -21,7 +21,7 @@ const goal = (f: FairnessFigures, prefix: string): boolean[] =>
   f.links.flatMap((l) => l.goals.filter((g) => g.name.startsWith(prefix)).map((g) => g.pass));
 
 async function run(faults: FairnessFaults, link: FairnessLinkName = 'ft232-1ms', pairs = 2, cells = CELLS): Promise<FairnessFigures> {
-  return runFairnessBench({ pairs, seed: 'test', links: [link], physics: NO_TAIL, faults, separationsUs: [1000, 5000], cells });
+  return runFairnessBench({ pairs, slapGoalRaces: 0, seed: 'test', links: [link], physics: NO_TAIL, faults, separationsUs: [1000, 5000], cells });
 }
 
 const rowsOf = (f: FairnessFigures, path: string): RowFigures[] => f.links.flatMap((l) => l.rows.filter((r) => r.cell.path === path));

@@ -13,7 +13,8 @@ import { findRaceSeeds, runRace, type RaceResult, type RaceSeeds } from './races
 import { TableRig, type ConfigFaults } from './table-rig.ts';
 import { FAIRNESS_LINKS, type FairnessLinkName } from './usb-links.ts';
 import {
-  CELLS, DEFAULT_PHYSICS, FAIRNESS_SEPARATIONS_US, plannedRaces, type Cell, type Physics, type PlannedRace,
+  CELLS, DEFAULT_PHYSICS, FAIRNESS_SEPARATIONS_US, plannedPerRow, plannedRaces, SLAP_GOAL_RACES,
+  type Cell, type Physics, type PlannedRace,
 } from './world.ts';
 
 /** Faults to inject (issue 16 item 5): each must make the bench fail. */
@@ -22,6 +23,8 @@ export interface FairnessFaults extends HardwareFaults, ConfigFaults {}
 export interface FairnessOptions {
   /** Races per row (cell × separation). */
   readonly pairs: number;
+  /** The slap goal's rows hold at least this many races together (default SLAP_GOAL_RACES; 0: just `pairs`). */
+  readonly slapGoalRaces?: number;
   readonly seed: string;
   readonly links?: readonly FairnessLinkName[];
   readonly cells?: readonly Cell[];
@@ -34,6 +37,8 @@ export interface FairnessOptions {
 export interface RowFigures {
   readonly cell: Cell;
   readonly separationUs: number;
+  /** Races the world planned for this row. */
+  readonly planned: number;
   pairs: number;
   right: number;
   tie: number;
@@ -121,14 +126,19 @@ export async function runFairnessBench(
     });
     const startUs = rig.time.nowUs();
     const rows: RowFigures[] = cells.flatMap((cell) => separationsUs.map((separationUs): RowFigures => ({
-      cell, separationUs, pairs: 0, right: 0, tie: 0, wrong: 0, wrongOutside: 0, unanswered: 0, lost: 0,
+      cell, separationUs, planned: 0, pairs: 0, right: 0, tie: 0, wrong: 0, wrongOutside: 0, unanswered: 0, lost: 0,
       inside: 0, outside: 0, beyondInside: 0, beyondOutside: 0, worstOutsideUs: 0,
     })));
     let uid = 0;
     let done = 0;
-    const total = options.pairs * rows.length;
+    const world = { pairs: options.pairs, slapGoalRaces: options.slapGoalRaces ?? SLAP_GOAL_RACES, seed: options.seed, physics, cells, separationsUs };
+    const planned = plannedPerRow(world);
+    rows.forEach((row, i) => {
+      rows[i] = { ...row, planned: planned[i] as number };
+    });
+    const total = planned.reduce((a, b) => a + b, 0);
     try {
-      for (const race of plannedRaces({ pairs: options.pairs, seed: options.seed, physics, cells, separationsUs })) {
+      for (const race of plannedRaces(world)) {
         const result = await runRace(rig, race, seeds, () => uid++);
         tally(rows[race.cell * separationsUs.length + race.separation] as RowFigures, race, result, physics);
         if (++done % 200 === 0) onProgress(`${link}: ${done} of ${total} races`);
@@ -137,7 +147,7 @@ export async function runFairnessBench(
       simulatedSeconds = (rig.time.nowUs() - startUs) / 1e6;
       await rig.stop();
     }
-    links.push({ link, rows, driverWarnings: rig.notes.warnings, goals: fairnessGoals(link, rows, options.pairs) });
+    links.push({ link, rows, driverWarnings: rig.notes.warnings, goals: fairnessGoals(link, rows) });
   }
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const goals: Goal[] = [{
