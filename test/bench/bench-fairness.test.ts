@@ -24,7 +24,8 @@ async function run(faults: FairnessFaults, link: FairnessLinkName = 'ft232-1ms',
   return runFairnessBench({ pairs, slapGoalRaces: 0, seed: 'test', links: [link], physics: NO_TAIL, faults, separationsUs: [1000, 5000], cells });
 }
 
-const rowsOf = (f: FairnessFigures, path: string): RowFigures[] => f.links.flatMap((l) => l.rows.filter((r) => r.cell.path === path));
+const rowsOf = (f: FairnessFigures, path: string): RowFigures[] =>
+  f.links.flatMap((l) => l.rows.filter((r) => r.cell.path === path));
 
 /** A run failed: a goal missed, with a wrong order, a true time outside, or a lost happening behind it. */
 function failed(f: FairnessFigures): boolean {

@@ -131,7 +131,10 @@ export async function runFairnessBench(
     })));
     let uid = 0;
     let done = 0;
-    const world = { pairs: options.pairs, slapGoalRaces: options.slapGoalRaces ?? SLAP_GOAL_RACES, seed: options.seed, physics, cells, separationsUs };
+    const world = {
+      pairs: options.pairs, slapGoalRaces: options.slapGoalRaces ?? SLAP_GOAL_RACES,
+      seed: options.seed, physics, cells, separationsUs,
+    };
     const planned = plannedPerRow(world);
     rows.forEach((row, i) => {
       rows[i] = { ...row, planned: planned[i] as number };

@@ -52,7 +52,7 @@ export function fairnessGoals(link: FairnessLinkName, rows: readonly RowFigures[
       name: `Zip-Zap slap-sensor cards ≥ 1 ms apart across stations decided ≥ ${pct(SLAP_DECIDED_GOAL)} (over ≥ ${SLAP_GOAL_RACES} races)`,
       pass: slapPairs >= SLAP_GOAL_RACES && slapDecided / slapPairs >= SLAP_DECIDED_GOAL,
       detail: `${slapDecided} of ${slapPairs} (${slapPairs === 0 ? 'none' : pct(slapDecided / slapPairs)})`
-        + `${slapPairs < SLAP_GOAL_RACES ? `: too few races to show ${pct(SLAP_DECIDED_GOAL)}` : ''}`,
+        + (slapPairs < SLAP_GOAL_RACES ? `: too few races to show ${pct(SLAP_DECIDED_GOAL)}` : ''),
     },
   ];
 }

@@ -43,7 +43,9 @@ export class EarlyZeros {
    * The answers the state calls for: once a Killer window is open, every remembered zero that still lies on its
    * pad and landed within the look-back before `atMs`, for a player who must still answer. Each is sent once.
    */
-  answers(state: Killer21State, pads: Pads, atMs: number, respond: (player: string, card: string, event: SensorEvent) => Intent): Intent[] {
+  answers(
+    state: Killer21State, pads: Pads, atMs: number, respond: (player: string, card: string, event: SensorEvent) => Intent,
+  ): Intent[] {
     if (this.zeros.length === 0 || state.phase === 'TURN') return [];
     const zeros = this.zeros;
     this.zeros = [];
