@@ -72,15 +72,19 @@ export function isSlapGoalRow(cell: Cell, separationUs: number): boolean {
  */
 export const SLAP_GOAL_RACES = 1000;
 
-export interface WorldOptions {
+/** Which rows a run has, and how many races each. */
+export interface RowPlan {
   /** Races per row (cell × separation). */
   readonly pairs: number;
   /** The goal's rows (`isSlapGoalRow`) get more races each if needed, so that they hold this many together. */
   readonly slapGoalRaces: number;
-  readonly seed: string;
-  readonly physics: Physics;
   readonly cells: readonly Cell[];
   readonly separationsUs: readonly number[];
+}
+
+export interface WorldOptions extends RowPlan {
+  readonly seed: string;
+  readonly physics: Physics;
 }
 
 /** A race and the row it counts in. */
@@ -95,7 +99,7 @@ function draw(rng: SeededRandom, range: TailedRange): number {
 }
 
 /** Races per row, in the order of `cells` × `separationsUs` (cell-major). */
-export function plannedPerRow(options: Omit<WorldOptions, 'seed' | 'physics'>): number[] {
+export function plannedPerRow(options: RowPlan): number[] {
   const goal = options.cells.flatMap((c) => options.separationsUs.map((sep) => isSlapGoalRow(c, sep)));
   const goalRows = goal.filter(Boolean).length;
   const goalPairs = goalRows === 0 ? 0 : Math.ceil(options.slapGoalRaces / goalRows);

@@ -5,6 +5,7 @@
  * peak RSS against a goal.
  */
 import { UsageError, intOption, parse } from '../args.ts';
+import type { Command } from '../main.ts';
 import type { Output } from '../output.ts';
 
 const eventLogHelp = `zaptable bench eventlog [--events N] [--batch B] [--durability process|power] [--play-rate R] [--play-seconds S]
@@ -34,51 +35,34 @@ async function benchEventLogCommand(argv: readonly string[], io: Output): Promis
   return 0;
 }
 
-/** A loaded benchmark: its help text and what runs it. */
-interface Loaded {
-  readonly help: string;
-  run(argv: readonly string[], io: Output): number | Promise<number>;
-}
-
-interface Benchmark {
-  readonly summary: string;
-  load(): Promise<Loaded>;
-}
-
-const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
-  timing: {
-    summary: 'clock sync and first-press arbitration vs host arrival order, on simulated stations',
-    load: async () => import('./bench-timing.ts').then((m) => ({ help: m.benchTimingHelp, run: m.benchTimingCommand })),
-  },
-  fairness: {
-    summary: 'races on the controller as `zaptable start` builds it, under five USB link models, against the true times',
-    load: async () => import('./bench-fairness.ts').then((m) => ({ help: m.benchFairnessHelp, run: m.benchFairnessCommand })),
-  },
-  buzzer: {
-    summary: 'buzzer mode: press → winner on a viewer latency, and the fairness table for stations and hub buttons',
-    load: async () => import('./bench-buzzer.ts').then((m) => ({ help: m.benchBuzzerHelp, run: m.benchBuzzerCommand })),
-  },
-  dashboard: {
-    summary: 'many tables publishing, many browser viewers: MQTT → viewer latency, server CPU and memory',
-    load: async () => import('./bench-dashboard.ts').then((m) => ({ help: m.benchDashboardHelp, run: m.benchDashboardCommand })),
-  },
-  eventlog: {
-    summary: 'SQLite event log append throughput and commit latency',
-    load: async () => Promise.resolve({ help: eventLogHelp, run: benchEventLogCommand }),
-  },
-  flood: {
-    summary: 'one client floods the tables with requests: a calm referee\'s and a viewer\'s latency, answers, memory',
-    load: async () => import('./bench-flood.ts').then((m) => ({ help: m.benchFloodHelp, run: m.benchFloodCommand })),
-  },
-  soak: {
-    summary: 'the demo with bots at 4 tables for a given time: RSS and heap every 10 s, and their slopes',
-    load: async () => import('./bench-soak.ts').then((m) => ({ help: m.benchSoakHelp, run: m.benchSoakCommand })),
-  },
-  latency: {
-    summary: 'sensor line to MQTT state message (p50/p99/max), sensor events/s, memory; embedded broker and Mosquitto',
-    load: async () => import('./bench-latency.ts').then((m) => ({ help: m.benchLatencyHelp, run: m.benchLatencyCommand })),
-  },
+/** Each benchmark's line in `zaptable bench`'s help. */
+const SUMMARIES: Readonly<Record<string, string>> = {
+  timing: 'clock sync and first-press arbitration vs host arrival order, on simulated stations',
+  fairness: 'races on the controller as `zaptable start` builds it, under five USB link models, against the true times',
+  buzzer: 'buzzer mode: press → winner on a viewer latency, and the fairness table for stations and hub buttons',
+  dashboard: 'many tables publishing, many browser viewers: MQTT → viewer latency, server CPU and memory',
+  eventlog: 'SQLite event log append throughput and commit latency',
+  flood: 'one client floods the tables with requests: a calm referee\'s and a viewer\'s latency, answers, memory',
+  soak: 'the demo with bots at 4 tables for a given time: RSS and heap every 10 s, and their slopes',
+  latency: 'sensor line to MQTT state message (p50/p99/max), sensor events/s, memory; embedded broker and Mosquitto',
 };
+
+/** Each benchmark's module, loaded only when it runs. */
+const LOADERS: Readonly<Record<string, Command['load']>> = {
+  timing: async () => import('./bench-timing.ts').then((m) => ({ help: m.benchTimingHelp, run: m.benchTimingCommand })),
+  fairness: async () => import('./bench-fairness.ts').then((m) => ({ help: m.benchFairnessHelp, run: m.benchFairnessCommand })),
+  buzzer: async () => import('./bench-buzzer.ts').then((m) => ({ help: m.benchBuzzerHelp, run: m.benchBuzzerCommand })),
+  dashboard: async () => import('./bench-dashboard.ts')
+    .then((m) => ({ help: m.benchDashboardHelp, run: m.benchDashboardCommand })),
+  eventlog: async () => Promise.resolve({ help: eventLogHelp, run: benchEventLogCommand }),
+  flood: async () => import('./bench-flood.ts').then((m) => ({ help: m.benchFloodHelp, run: m.benchFloodCommand })),
+  soak: async () => import('./bench-soak.ts').then((m) => ({ help: m.benchSoakHelp, run: m.benchSoakCommand })),
+  latency: async () => import('./bench-latency.ts').then((m) => ({ help: m.benchLatencyHelp, run: m.benchLatencyCommand })),
+};
+
+const BENCHMARKS: Readonly<Record<string, Command>> = Object.fromEntries(
+  Object.entries(SUMMARIES).map(([name, summary]) => [name, { summary, load: LOADERS[name] as Command['load'] }]),
+);
 
 export const benchHelp = `zaptable bench NAME [options]
 
