@@ -5,13 +5,14 @@
 import { UsageError } from './args.ts';
 import { processOutput, type Output } from './output.ts';
 
-/** A loaded subcommand: its help text and what runs it. */
-interface Loaded {
+/** A loaded subcommand: its help text and what runs it (a benchmark of `bench` too). */
+export interface Loaded {
   readonly help: string;
   run(argv: readonly string[], io: Output): number | Promise<number>;
 }
 
-interface Command {
+/** A subcommand (a benchmark of `bench` too): what `help` lists, and how its module is loaded. */
+export interface Command {
   readonly summary: string;
   /**
    * Loads the command's module on demand: the controller's process (`start`) then holds only what it runs,

@@ -2,6 +2,7 @@
  * The fairness benchmark (controller/bench/fairness/) can fail: run small on the controller as `zaptable start`
  * assembles it, it passes with no fault, and each fault injected through its options (never a code edit) makes
  * it fail — with a wrong order, a true time outside its interval, or a lost happening — never a quiet pass.
+ * The races include Killer-21's red 0 against the Killer's landing and against the deadline.
  */
 import { describe, expect, it } from 'vitest';
 import { runFairnessBench, type FairnessFaults, type FairnessFigures, type RowFigures } from '../../controller/bench/fairness/fairness-bench.ts';
@@ -19,9 +20,12 @@ const sum = (f: FairnessFigures, k: keyof Pick<RowFigures, 'wrong' | 'outside' |
 const goal = (f: FairnessFigures, prefix: string): boolean[] =>
   f.links.flatMap((l) => l.goals.filter((g) => g.name.startsWith(prefix)).map((g) => g.pass));
 
-async function run(faults: FairnessFaults, link: FairnessLinkName = 'ft232-1ms', pairs = 2): Promise<FairnessFigures> {
-  return runFairnessBench({ pairs, seed: 'test', links: [link], physics: NO_TAIL, faults, separationsUs: [1000, 5000] });
+async function run(faults: FairnessFaults, link: FairnessLinkName = 'ft232-1ms', pairs = 2, cells = CELLS): Promise<FairnessFigures> {
+  return runFairnessBench({ pairs, slapGoalRaces: 0, seed: 'test', links: [link], physics: NO_TAIL, faults, separationsUs: [1000, 5000], cells });
 }
+
+const rowsOf = (f: FairnessFigures, path: string): RowFigures[] =>
+  f.links.flatMap((l) => l.rows.filter((r) => r.cell.path === path));
 
 /** A run failed: a goal missed, with a wrong order, a true time outside, or a lost happening behind it. */
 function failed(f: FairnessFigures): boolean {
@@ -54,17 +58,23 @@ describe('bench fairness', () => {
     expect(goal(f, 'every true time inside')).toEqual([false]);
   }, 120_000);
 
-  it('fails when events are ordered by their arrival: true times outside, wrong orders', async () => {
+  it('fails when events are ordered by their arrival: true times outside, wrong orders (Killer-21\'s red-0 race too)', async () => {
     const f = await run({ arrivalOrder: true }, 'ft232-16ms');
     expect(sum(f, 'outside')).toBeGreaterThan(0);
     expect(sum(f, 'wrong')).toBeGreaterThan(0);
+    expect(rowsOf(f, 'killer').reduce((n, r) => n + r.wrong, 0)).toBeGreaterThan(0);
     expect(failed(f)).toBe(true);
   }, 120_000);
 
-  it('fails with a batch window of 0 ms: wrong orders', async () => {
-    const f = await run({ batchWindowMs: 0 }, 'ft232-16ms', 4);
-    expect(sum(f, 'wrong')).toBeGreaterThan(0);
+  it('fails with a batch window of 0 ms: wrong buzzer winners; Zip-Zap\'s late-line rules still order its plays', async () => {
+    const f = await run({ batchWindowMs: 0 }, 'ft232-16ms', 12, CELLS.filter((c) => c.path === 'buzzer' || (c.path === 'zip-zap' && c.resting === 0)));
+    // The buzzer takes the first line once its window closes: a press held back by the latency timer loses.
+    expect(rowsOf(f, 'buzzer').reduce((n, r) => n + r.wrong, 0)).toBeGreaterThan(0);
     expect(goal(f, '0 wrong orders')).toEqual([false]);
+    // Zip-Zap puts every line in its own batch then, and the late-line rules (docs/timing.md §3.5) take back and
+    // re-apply plays by their landing intervals: the window is not what keeps its order.
+    expect(rowsOf(f, 'zip-zap').reduce((n, r) => n + r.wrong, 0)).toBe(0);
+    expect(rowsOf(f, 'zip-zap').reduce((n, r) => n + r.right, 0)).toBeGreaterThan(0);
   }, 120_000);
 
   it('fails when the power-up allowance is 1 ms while tags take 1–5 ms: true times outside', async () => {

@@ -125,6 +125,39 @@ describe('Killer-21 table runtime', () => {
     expect(t.events('KILLER_SETTLED')).toEqual([expect.objectContaining({ withoutZero: ['A'] })]);
   });
 
+  it('answers with a red 0 whose line came before the Killer\'s, judged by its landing (one wholly before the Killer is none)', () => {
+    const t = rig({ total: 12, hands: { A: ['KILLER', 'R1'], B: ['R0', 'R5'], C: ['R0', 'R6'] } });
+    const b0 = held(t.state(), 'B', 'R0');
+    const c0 = held(t.state(), 'C', 'R0');
+    const killerUs = t.clock.now + 1_000_000;
+    t.clock.now = killerUs + 20_000; // every line comes 20 ms after the Killer landed (an FT232 holding them)
+    // B's zero landed 2 ms after the Killer, C's 3 ms before it; both lines reach the table before the Killer's.
+    t.runtime.handleSensor({ kind: 'tag-arrived', station: 'seat-2', uid: card(b0), time: at(killerUs + 2000, 500) });
+    t.runtime.handleSensor({ kind: 'tag-arrived', station: 'seat-3', uid: card(c0), time: at(killerUs - 3000, 500) });
+    expect(t.events('ACTION_REFUSED')).toEqual([
+      expect.objectContaining({ action: 'play', code: 'NOT_YOUR_TURN' }), expect.objectContaining({ action: 'play', code: 'NOT_YOUR_TURN' }),
+    ]);
+    t.runtime.handleSensor({ kind: 'tag-arrived', station: 'pile', uid: card('KILLER-1'), time: at(killerUs, 500) });
+    expect(t.events('KILLER_WINDOW_OPENED')).toHaveLength(1);
+    expect(t.events('ZERO_IN_TIME')).toEqual([expect.objectContaining({ player: 'B', card: b0 })]);
+    expect(t.state().killer?.answers.C).toEqual({ status: 'PENDING' }); // ZERO_BEFORE_KILLER: C lays it again
+    expect(t.events('ACTION_REFUSED').at(-1)).toMatchObject({ action: 'respond' });
+    // Sent once: a later change of state does not send C's zero again.
+    t.send({ kind: 'button-pressed', station: 'seat-1', button: 'zap' }, 1);
+    expect(t.events('ACTION_REFUSED')).toHaveLength(3);
+  });
+
+  it('does not take a red 0 laid long before the Killer, nor one taken off its pad, as an answer', () => {
+    const t = rig({ total: 12, hands: { A: ['KILLER', 'R1'], B: ['R0', 'R5'], C: ['R0', 'R6'] } });
+    t.send({ kind: 'tag-arrived', station: 'seat-2', uid: card(held(t.state(), 'B', 'R0')) });
+    t.send({ kind: 'tag-arrived', station: 'seat-3', uid: card(held(t.state(), 'C', 'R0')) }, 1000);
+    t.send({ kind: 'tag-left', station: 'seat-3', uid: card(held(t.state(), 'C', 'R0')) }, 100);
+    t.send({ kind: 'tag-arrived', station: 'pile', uid: card('KILLER-1') }, 100);
+    expect(t.events('KILLER_WINDOW_OPENED')).toHaveLength(1);
+    expect(t.events('ZERO_IN_TIME')).toEqual([]);
+    expect(t.state().killer?.answers).toMatchObject({ B: { status: 'PENDING' }, C: { status: 'PENDING' } });
+  });
+
   it('closes the Killer window by its own timer when nobody answers', () => {
     const t = rig({ total: 0, hands: { A: ['KILLER', 'R1'], B: ['R5'], C: ['R6'] } });
     t.send({ kind: 'tag-arrived', station: 'pile', uid: card('KILLER-1') });

@@ -51,7 +51,7 @@ describe('zaptable stations --simulate', () => {
     const seat = (name: string) => io.lines.filter((l) => l.includes(`  ${name}`) || l.includes(`${name}: `)).map((l) => l.replace(/^\+\d+\.\d{3} s {2}/, ''));
     // The empty pad's settled 0.0 g at start-up is the scale working; the rest is what the test did.
     expect(seat('seat-1').filter((l) => l !== 'seat-1  W 0.0 g settled')).toEqual([
-      'seat-1: online, seat, firmware 0.3.0 (protocol 2), boot 1, on /dev/zaptable-sim/1/seat-1; no faults',
+      'seat-1: online, seat, firmware 0.4.0 (protocol 2), boot 1, on /dev/zaptable-sim/1/seat-1; no faults',
       'seat-1  SLAP',
       expect.stringMatching(/^seat-1 {2}TAG\+ 04AABBCCDDEEFF \(read within \d+\.\d ms, landed with its SLAP\)$/) as string,
       'seat-1  W 22.1 g settled',

@@ -8,11 +8,13 @@
  */
 import type { HardwareFaults } from './faults.ts';
 import { fairnessGoals, type Goal } from './goals.ts';
-import { findRaceSeeds, runRace, type RaceResult } from './races.ts';
+import { findKillerSeeds } from './killer-race.ts';
+import { findRaceSeeds, runRace, type RaceResult, type RaceSeeds } from './races.ts';
 import { TableRig, type ConfigFaults } from './table-rig.ts';
 import { FAIRNESS_LINKS, type FairnessLinkName } from './usb-links.ts';
 import {
-  CELLS, DEFAULT_PHYSICS, FAIRNESS_SEPARATIONS_US, plannedRaces, type Cell, type Physics, type PlannedRace,
+  CELLS, DEFAULT_PHYSICS, FAIRNESS_SEPARATIONS_US, plannedPerRow, plannedRaces, SLAP_GOAL_RACES,
+  type Cell, type Physics, type PlannedRace,
 } from './world.ts';
 
 /** Faults to inject (issue 16 item 5): each must make the bench fail. */
@@ -21,6 +23,8 @@ export interface FairnessFaults extends HardwareFaults, ConfigFaults {}
 export interface FairnessOptions {
   /** Races per row (cell × separation). */
   readonly pairs: number;
+  /** The slap goal's rows hold at least this many races together (default SLAP_GOAL_RACES; 0: just `pairs`). */
+  readonly slapGoalRaces?: number;
   readonly seed: string;
   readonly links?: readonly FairnessLinkName[];
   readonly cells?: readonly Cell[];
@@ -33,6 +37,8 @@ export interface FairnessOptions {
 export interface RowFigures {
   readonly cell: Cell;
   readonly separationUs: number;
+  /** Races the world planned for this row. */
+  readonly planned: number;
   pairs: number;
   right: number;
   tie: number;
@@ -106,7 +112,7 @@ export async function runFairnessBench(
   const separationsUs = options.separationsUs ?? FAIRNESS_SEPARATIONS_US;
   const physics = options.physics ?? DEFAULT_PHYSICS;
   const faults = options.faults ?? {};
-  const seeds = findRaceSeeds(16);
+  const seeds: RaceSeeds = { zip: findRaceSeeds(16), killer: findKillerSeeds(16) };
   const links: LinkFigures[] = [];
   let simulatedSeconds = 0;
   for (const link of options.links ?? FAIRNESS_LINKS) {
@@ -120,14 +126,22 @@ export async function runFairnessBench(
     });
     const startUs = rig.time.nowUs();
     const rows: RowFigures[] = cells.flatMap((cell) => separationsUs.map((separationUs): RowFigures => ({
-      cell, separationUs, pairs: 0, right: 0, tie: 0, wrong: 0, wrongOutside: 0, unanswered: 0, lost: 0,
+      cell, separationUs, planned: 0, pairs: 0, right: 0, tie: 0, wrong: 0, wrongOutside: 0, unanswered: 0, lost: 0,
       inside: 0, outside: 0, beyondInside: 0, beyondOutside: 0, worstOutsideUs: 0,
     })));
     let uid = 0;
     let done = 0;
-    const total = options.pairs * rows.length;
+    const world = {
+      pairs: options.pairs, slapGoalRaces: options.slapGoalRaces ?? SLAP_GOAL_RACES,
+      seed: options.seed, physics, cells, separationsUs,
+    };
+    const planned = plannedPerRow(world);
+    rows.forEach((row, i) => {
+      rows[i] = { ...row, planned: planned[i] as number };
+    });
+    const total = planned.reduce((a, b) => a + b, 0);
     try {
-      for (const race of plannedRaces({ pairs: options.pairs, seed: options.seed, physics, cells, separationsUs })) {
+      for (const race of plannedRaces(world)) {
         const result = await runRace(rig, race, seeds, () => uid++);
         tally(rows[race.cell * separationsUs.length + race.separation] as RowFigures, race, result, physics);
         if (++done % 200 === 0) onProgress(`${link}: ${done} of ${total} races`);
@@ -136,7 +150,7 @@ export async function runFairnessBench(
       simulatedSeconds = (rig.time.nowUs() - startUs) / 1e6;
       await rig.stop();
     }
-    links.push({ link, rows, driverWarnings: rig.notes.warnings, goals: fairnessGoals(link, rows, options.pairs) });
+    links.push({ link, rows, driverWarnings: rig.notes.warnings, goals: fairnessGoals(link, rows) });
   }
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   const goals: Goal[] = [{

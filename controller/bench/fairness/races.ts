@@ -10,6 +10,8 @@
  * - `buzzer`: two contestants press after the buzzers are armed: the buzzer runtime's WINNER or TIE.
  * - `pad`: two cards on one pad (one player): no game decides between them, so the decision is the order
  *   of the two landing intervals the tables received (overlap: a tie), the comparison every game race makes.
+ * - `killer` / `deadline`: Killer-21's red-0 race, the zero against the Killer's landing or against the
+ *   window's deadline: the Killer-21 runtime and engine decide (killer-race.ts).
  *
  * Every happening's delivered event is also checked: its landing interval (runtime/pads/landing-interval.ts,
  * the one the engines take) must hold the true time. An event that never arrived is a lost happening.
@@ -20,9 +22,11 @@ import { getEngine } from '../../rules/games.ts';
 import type { ZipZapOmniscientView, ZipZapState } from '../../rules/zip-zap/index.ts';
 import { simulatedUid } from '../../app/simulated-items.ts';
 import { landingOf, type Landing } from '../../runtime/pads/landing-interval.ts';
-import { BUZZER_TABLE, ZIP_TABLES, type Resting, type TableRig } from './table-rig.ts';
+import type { InputOutcome } from '../../runtime/table-runtime.ts';
+import { KILLER_WINDOW_MS, killerDecision, type KillerSeed } from './killer-race.ts';
+import { BUZZER_TABLE, KILLER_TABLE, ZIP_TABLES, type Resting, type TableRig } from './table-rig.ts';
 
-export type GamePath = 'zip-zap' | 'buzzer' | 'pad';
+export type GamePath = 'zip-zap' | 'buzzer' | 'pad' | 'killer' | 'deadline';
 export type Sensor = 'slap' | 'tag' | 'button';
 
 /** What one race is: a cell (path, sensor, resting cards) and a separation. */
@@ -54,6 +58,12 @@ export interface RaceResult {
   readonly verdict: Verdict;
   /** Per side (as in the spec). */
   readonly sides: readonly [SideResult, SideResult];
+}
+
+/** The deals the races start from: Zip-Zap's and Killer-21's. */
+export interface RaceSeeds {
+  readonly zip: readonly RaceSeed[];
+  readonly killer: readonly KillerSeed[];
 }
 
 /** A seed whose start card both A and B can follow with a number card, and those cards. */
@@ -99,52 +109,107 @@ interface Happening {
   trueUs: number;
 }
 
-/** Runs one race; `nextUid` numbers the `pad` path's cards. */
-export async function runRace(
-  rig: TableRig, spec: RaceSpec, seeds: readonly RaceSeed[], nextUid: () => number,
-): Promise<RaceResult> {
+/** A race set up on its table: its two happenings, and how its decision is read once the lines are in. */
+interface SetUp {
+  readonly sides: [Happening, Happening];
+  /** When each side happens, ms after the race's start. */
+  readonly atMs: readonly [number, number];
+  decide(landings: readonly (Landing | undefined)[]): 0 | 1 | 'tie' | undefined;
+  /** After the decision: back to a state the next race can start from. */
+  done(): void;
+}
+
+const both = <T>(f: (i: 0 | 1) => T): [T, T] => [f(0), f(1)];
+
+/** When each side happens: the first at LEAD_MS, the other `separationUs` later. */
+function ordered(spec: RaceSpec): [number, number] {
+  const later = LEAD_MS + spec.separationUs / 1000;
+  return spec.firstSide === 0 ? [LEAD_MS, later] : [later, LEAD_MS];
+}
+
+function zipRace(rig: TableRig, spec: RaceSpec, seeds: RaceSeeds): SetUp {
   const zip = ZIP_TABLES.find((t) => t.resting === spec.resting) ?? ZIP_TABLES[0];
   if (zip === undefined) throw new Error('bench fairness: no Zip-Zap table');
-  const raceSeed = seeds[spec.seedIndex % seeds.length] as RaceSeed;
-  let sides: [Happening, Happening];
-  if (spec.path === 'zip-zap') {
-    const host = rig.tables.hosts.get(zip.id);
-    const started = host?.runtime.newGame({ seed: raceSeed.seed });
-    if (started?.ok !== true) throw new Error(`bench fairness: new game on ${zip.id}: ${JSON.stringify(started)}`);
-    sides = [0, 1].map((i) => ({
-      station: zip.stations[i] as string, uid: simulatedUid({ kind: 'card', card: raceSeed.cards[i] as string }), trueUs: NaN,
-    })) as [Happening, Happening];
-  } else if (spec.path === 'buzzer') {
-    const buzzer = rig.tables.buzzers.get(BUZZER_TABLE.id);
-    buzzer?.runtime.arm('bench');
-    sides = [0, 1].map((i) => ({ station: BUZZER_TABLE.stations[i] as string, trueUs: NaN })) as [Happening, Happening];
-  } else {
-    const station = zip.stations[0];
-    sides = [0, 1].map(() => ({ station, uid: loneUid(nextUid()), trueUs: NaN })) as [Happening, Happening];
-  }
+  const raceSeed = seeds.zip[spec.seedIndex % seeds.zip.length] as RaceSeed;
+  const started = rig.tables.hosts.get(zip.id)?.runtime.newGame({ seed: raceSeed.seed });
+  if (started?.ok !== true) throw new Error(`bench fairness: new game on ${zip.id}: ${JSON.stringify(started)}`);
+  return {
+    sides: both((i) => ({ station: zip.stations[i], uid: simulatedUid({ kind: 'card', card: raceSeed.cards[i] }), trueUs: NaN })),
+    atMs: ordered(spec), decide: () => zipDecision(rig, zip.id, raceSeed), done: () => undefined,
+  };
+}
+
+function buzzerRace(rig: TableRig, spec: RaceSpec): SetUp {
+  const buzzer = rig.tables.buzzers.get(BUZZER_TABLE.id)?.runtime;
+  buzzer?.arm('bench');
+  return {
+    sides: both((i) => ({ station: BUZZER_TABLE.stations[i], trueUs: NaN })),
+    atMs: ordered(spec), decide: () => buzzerDecision(rig),
+    done: () => buzzer?.reset('bench'),
+  };
+}
+
+function padRace(spec: RaceSpec, nextUid: () => number): SetUp {
+  const zip = ZIP_TABLES.find((t) => t.resting === spec.resting) ?? ZIP_TABLES[0];
+  const station = zip?.stations[0] ?? '';
+  return {
+    sides: both(() => ({ station, uid: loneUid(nextUid()), trueUs: NaN })),
+    atMs: ordered(spec), decide: (landings) => intervalOrder(landings[0], landings[1]), done: () => undefined,
+  };
+}
+
+/**
+ * Side 0 lays the Killer, side 1 a red 0. `killer`: the first side at LEAD_MS; `deadline`: the Killer at
+ * LEAD_MS, the zero `separationUs` before (side 1 first: in time) or after the deadline.
+ */
+function killerRace(rig: TableRig, spec: RaceSpec, seeds: RaceSeeds, path: 'killer' | 'deadline'): SetUp {
+  const deal = seeds.killer[spec.seedIndex % seeds.killer.length] as KillerSeed;
+  const runtime = rig.tables.hosts.get(KILLER_TABLE.id)?.runtime;
+  const started = runtime?.newGame({ seed: deal.seed });
+  if (runtime === undefined || started?.ok !== true) throw new Error(`bench fairness: new Killer-21 game: ${JSON.stringify(started)}`);
+  const by = deal.by === 'a' ? 0 : 1;
+  const outcomes: InputOutcome[] = [];
+  const stop = runtime.watchOutcomes((o) => outcomes.push(o));
+  const sep = spec.separationUs / 1000;
+  const deadline = LEAD_MS + KILLER_WINDOW_MS;
+  return {
+    sides: [
+      { station: KILLER_TABLE.stations[by], uid: simulatedUid({ kind: 'k21', card: deal.killer }), trueUs: NaN },
+      { station: KILLER_TABLE.stations[1 - by] as string, uid: simulatedUid({ kind: 'k21', card: deal.zero }), trueUs: NaN },
+    ],
+    atMs: path === 'killer' ? ordered(spec) : [LEAD_MS, spec.firstSide === 1 ? deadline - sep : deadline + sep],
+    decide: () => killerDecision(path, outcomes, KILLER_TABLE.players[1 - by] as string),
+    done: stop,
+  };
+}
+
+/** Runs one race; `nextUid` numbers the `pad` path's cards. */
+export async function runRace(
+  rig: TableRig, spec: RaceSpec, seeds: RaceSeeds, nextUid: () => number,
+): Promise<RaceResult> {
+  const race = spec.path === 'zip-zap' ? zipRace(rig, spec, seeds)
+    : spec.path === 'buzzer' ? buzzerRace(rig, spec)
+      : spec.path === 'pad' ? padRace(spec, nextUid)
+        : killerRace(rig, spec, seeds, spec.path);
+  const { sides } = race;
   rig.takeBuzzerEvents();
   rig.takeDelivered();
-  const order = spec.firstSide === 0 ? [0, 1] : [1, 0];
-  order.forEach((side, k) => {
-    const h = sides[side] as Happening;
+  sides.forEach((h, side) => {
     const physics = spec.physics[side] as HappeningDraw;
     rig.time.setTimeout(() => {
       h.trueUs = rig.time.nowUs();
       if (h.uid === undefined) rig.table.pressButton(h.station, { holdMs: 80, stampDelayUs: physics.stampDelayUs });
       else rig.table.tapCard(h.station, h.uid, DWELL_MS, { slap: spec.sensor === 'slap', ...physics });
-    }, LEAD_MS + (k === 0 ? 0 : spec.separationUs / 1000));
+    }, race.atMs[side] as number);
   });
-  await rig.time.advance(LEAD_MS + spec.separationUs / 1000 + DECIDE_MS);
+  await rig.time.advance(Math.max(...race.atMs) + DECIDE_MS);
   const delivered = rig.takeDelivered();
   const landings = sides.map((h) => landingOfHappening(h, delivered));
-  const truth: 0 | 1 = spec.firstSide;
-  let decided: 0 | 1 | 'tie' | undefined;
-  if (spec.path === 'zip-zap') decided = zipDecision(rig, zip.id, raceSeed);
-  else if (spec.path === 'buzzer') decided = buzzerDecision(rig);
-  else decided = intervalOrder(landings[0], landings[1]);
-  if (spec.path === 'buzzer') rig.tables.buzzers.get(BUZZER_TABLE.id)?.runtime.reset('bench');
+  const decided = race.decide(landings);
+  race.done();
   await rig.time.advance(CLEAR_MS);
   rig.takeDelivered();
+  const truth: 0 | 1 = spec.firstSide;
   const verdict: Verdict = decided === undefined ? 'unanswered' : decided === 'tie' ? 'tie' : decided === truth ? 'right' : 'wrong';
   const judged = sides.map((h, i): SideResult => {
     const landing = landings[i];

@@ -6,8 +6,8 @@
  * publishers instead of MQTT, and — for the fault runs only — a hardware wrapper (faults.ts) and
  * configuration values.
  *
- * The table: three Zip-Zap tables of two seats each, whose pads have 0, 4 and 13 cards resting on them, and
- * a buzzer table of two seats. Every seat station has a slap sensor; a card tapped "softly" does not trip it
+ * The table: three Zip-Zap tables of two seats each, whose pads have 0, 4 and 13 cards resting on them, a
+ * Killer-21 table of two seats and a buzzer table of two seats. Every seat station has a slap sensor; a card tapped "softly" does not trip it
  * (a tag-only landing).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +25,7 @@ import { VirtualTime, type SimulatedTable } from '../../hardware/simulated/index
 import { EventLog } from '../../persistence/index.ts';
 import type { PendingEvent, Scheduler } from '../../runtime/ports.ts';
 import { withFaults, type HardwareFaults } from './faults.ts';
+import { KILLER_WINDOW_MS } from './killer-race.ts';
 import { HOST_LOOP_MODEL, HostLoop, toHostDelayOf, type FairnessLinkName } from './usb-links.ts';
 
 /** A Zip-Zap table of the rig: its id, its two seats' stations, and how many cards rest on each pad. */
@@ -43,12 +44,15 @@ export const ZIP_TABLES: readonly ZipTable[] = RESTING_COUNTS.map((resting) => (
   stations: [`z${resting}-a`, `z${resting}-b`], players: ['a', 'b'],
 }));
 export const BUZZER_TABLE = { id: 'buzzer', stations: ['bz-a', 'bz-b'] as const, contestants: ['a', 'b'] as const };
+/** The Killer-21 table: two seats, nothing resting on the pads. */
+export const KILLER_TABLE = { id: 'killer', stations: ['k-a', 'k-b'] as const, players: ['a', 'b'] as const };
 
 /**
- * Firmware 0.3.0's poll step with this many cards resting on the reader (hardware/protocol.md *RFID timing*:
- * 1.1 ms with an empty reader, 3.16 ms with 13 cards of 7-byte UIDs; 4 cards interpolated).
+ * Firmware 0.4.0's poll step with this many cards resting on the reader: its longest measured `TAG+` window
+ * with 7-byte UIDs (hardware/protocol.md *RFID timing*: 1.04 ms with an empty reader, 3.47 ms with 4 cards,
+ * 3.58 ms with 13).
  */
-const POLL_STEP_US: Readonly<Record<Resting, number>> = { 0: 1100, 4: 1700, 13: 3160 };
+const POLL_STEP_US: Readonly<Record<Resting, number>> = { 0: 1040, 4: 3470, 13: 3580 };
 
 /** Configuration values a fault run changes (the rest is the defaults of `zaptable start`). */
 export interface ConfigFaults {
@@ -75,6 +79,11 @@ function rigConfig(faults: ConfigFaults): ZaptableConfig {
         // HUMAN stuck detection: no timer of the runtime's own changes the state between races.
         rules: { stuckDetection: 'HUMAN' },
       })),
+      {
+        id: KILLER_TABLE.id, mode: 'killer-21', seed: 1, ...timing,
+        seats: KILLER_TABLE.players.map((p, i) => ({ id: p, station: KILLER_TABLE.stations[i], bot: false })),
+        rules: { killerWindowMs: KILLER_WINDOW_MS },
+      },
       {
         id: BUZZER_TABLE.id, mode: 'buzzer', ...timing,
         seats: BUZZER_TABLE.contestants.map((c, i) => ({ id: c, station: BUZZER_TABLE.stations[i], bot: false })),
@@ -154,7 +163,8 @@ export class TableRig {
       },
       simulatedStation: (id) => {
         const zip = ZIP_TABLES.find((t) => t.stations.includes(id));
-        return zip === undefined ? {} : { rfidPollUs: POLL_STEP_US[zip.resting as Resting] };
+        if (zip !== undefined) return { rfidPollUs: POLL_STEP_US[zip.resting as Resting] };
+        return (KILLER_TABLE.stations as readonly string[]).includes(id) ? { rfidPollUs: POLL_STEP_US[0] } : {};
       },
     });
     const simulated = built.simulated;

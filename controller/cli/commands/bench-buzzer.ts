@@ -19,7 +19,10 @@ fairness   press pairs at known separations: share ordered correctly / called a 
            the stated interval; for seat-station buzzers (the timing benchmark's simulated stations) and
            for johnny-five hub buttons (one hub, and two hubs) through the same host model as the
            seats; under both link models (realistic: one event loop and USB host for every port;
-           pessimistic: independent delays per line).
+           pessimistic: independent delays per line). It ranks with rankPresses()/arbitrate() directly,
+           the seat presses from the timing benchmark's model of the serial driver: not the buzzer
+           runtime on the controller \`zaptable start\` assembles - \`zaptable bench fairness\` (its
+           buzzer rows) races that, and is the authority for what the table decides.
 
   --samples N    latency samples (default 200, plus 10 % warm-up)
   --pairs P      pairs per separation for fairness (default 2000)
@@ -66,6 +69,8 @@ export function formatBuzzerReport(latency: BuzzerLatencyFigures | undefined, fa
     + `${'correct'.padStart(12)}${'wrong'.padStart(10)}${'interval'.padStart(11)}`;
   lines.push(
     `fairness (seed ${seed}); a tie is neither correct nor wrong; arrival order always decides;`,
+    'path measured: rankPresses() on the timing benchmark\'s driver model (seats) and the hub\'s stamping (hubs), not the',
+    'buzzer runtime on the assembled controller: `zaptable bench fairness` (buzzer rows) is the authority for that;',
     '"in interval": presses whose true time lay inside the interval stated for them',
     `${' '.repeat(17)}${'---- buzzer ranking ----'.padStart(29)}${'-- arrival order --'.padStart(22)}${'in'.padStart(11)}`,
     head,

@@ -32,6 +32,17 @@ function row(c: CellFigures): string {
   ]);
 }
 
+/**
+ * What this benchmark measures, said first: its own model of the serial driver and `arbitrate()`, not the
+ * controller `zaptable start` assembles (docs/timing.md §4).
+ */
+export const TIMING_PATH_NOTE: readonly string[] = [
+  'PATH MEASURED: a model of the serial driver (bench/timing/link-run.ts) and arbitrate(), the buzzer\'s ranking,',
+  'on a simulated world - not the controller as `zaptable start` assembles it, and not the Zip-Zap or Killer-21',
+  'races. For what the table decides, `zaptable bench fairness` is the authority (real driver, runtimes, engines).',
+  '',
+];
+
 function modelLines(f: TimingBenchFigures, pingMs: number): string[] {
   const real = REALISTIC_LINK.host as CommonModeDelivery;
   const pess = PESSIMISTIC_LINK.host as IndependentDelivery;
@@ -39,6 +50,7 @@ function modelLines(f: TimingBenchFigures, pingMs: number): string[] {
   const windows = f.tagWindows.map((w) => `${w.resting} resting p50 ${ms(w.p50Us)} max ${ms(w.maxUs)}`).join('; ');
   const shared = Math.max(...f.tagWindows.map((w) => (Number.isNaN(w.sharedMaxUs) ? 0 : w.sharedMaxUs)));
   return [
+    ...TIMING_PATH_NOTE,
     `timing benchmark: seed ${f.seed}, ${f.pairsPerCell} pairs per cell, ${f.stations} stations, ${f.simulatedHours.toFixed(2)} h simulated`
     + ' (one world, both link models)',
     `  stations: resonators within +-0.5 % (+10 ppm slow wander), micros() in 4 us steps wrapping at 2^32 (${f.wraps} wraps),`,

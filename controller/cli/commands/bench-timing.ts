@@ -23,6 +23,10 @@ whether every true time lay inside its reported interval. Both link models, real
 event loop and USB host for every port) and pessimistic (independent delays per line), run
 over the same simulated world. Same seed, same figures.
 
+What it measures is its own model of the serial driver (bench/timing/link-run.ts) and arbitrate(),
+the buzzer's ranking - not the controller as \`zaptable start\` assembles it, and not the Zip-Zap or
+Killer-21 races: for those, \`zaptable bench fairness\` is the authority.
+
   --pairs N        pairs per cell (default 2000; 55 cells per link model)
   --seed S         simulation seed (default 1)
   --stations K     simulated stations, 2-16 (default 4)

@@ -1,19 +1,12 @@
 /**
- * `zaptable bench NAME`: benchmarks that print figures (never timed tests). Each benchmark is its own module;
- * this file only dispatches.
+ * `zaptable bench NAME`: benchmarks that print figures (never timed tests). Each benchmark is its own module,
+ * loaded only when it runs: a benchmark's process then holds its own code and packages, not every other
+ * benchmark's (the dashboard benchmark's browser and web server, say) — `bench fairness` measures its own
+ * peak RSS against a goal.
  */
-import { UsageError } from '../args.ts';
+import { UsageError, intOption, parse } from '../args.ts';
+import type { Command } from '../main.ts';
 import type { Output } from '../output.ts';
-import { benchEventLog, benchPlayWrites } from '../../persistence/bench.ts';
-import { intOption, parse } from '../args.ts';
-import { benchLatencyCommand, benchLatencyHelp } from './bench-latency.ts';
-import { benchFloodCommand, benchFloodHelp } from './bench-flood.ts';
-import { benchSoakCommand, benchSoakHelp } from './bench-soak.ts';
-import { benchMemoryCommand, benchMemoryHelp } from './bench-memory.ts';
-import { benchBuzzerCommand, benchBuzzerHelp } from './bench-buzzer.ts';
-import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
-import { benchFairnessCommand, benchFairnessHelp } from './bench-fairness.ts';
-import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
 
 const eventLogHelp = `zaptable bench eventlog [--events N] [--batch B] [--durability process|power] [--play-rate R] [--play-seconds S]
 
@@ -36,64 +29,42 @@ async function benchEventLogCommand(argv: readonly string[], io: Output): Promis
   };
   const playRate = intOption(values['play-rate'], 'play-rate', 5, 1, 1000);
   const playSeconds = intOption(values['play-seconds'], 'play-seconds', 20, 0, 86_400);
+  const { benchEventLog, benchPlayWrites } = await import('../../persistence/bench.ts');
   benchEventLog(intOption(values.events, 'events', 200_000), { batch: intOption(values.batch, 'batch', 100), durability, print });
   if (playSeconds > 0) await benchPlayWrites(playSeconds, playRate, { durability, print });
   return 0;
 }
 
-interface Benchmark {
-  readonly summary: string;
-  readonly help: string;
-  run(argv: readonly string[], io: Output): number | Promise<number>;
-}
-
-const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
-  timing: {
-    summary: 'clock sync and first-press arbitration vs host arrival order, on simulated stations',
-    help: benchTimingHelp,
-    run: benchTimingCommand,
-  },
-  fairness: {
-    summary: 'races on the controller as `zaptable start` builds it, under five USB link models, against the true times',
-    help: benchFairnessHelp,
-    run: benchFairnessCommand,
-  },
-  buzzer: {
-    summary: 'buzzer mode: press → winner on a viewer latency, and the fairness table for stations and hub buttons',
-    help: benchBuzzerHelp,
-    run: benchBuzzerCommand,
-  },
-  dashboard: {
-    summary: 'many tables publishing, many browser viewers: MQTT → viewer latency, server CPU and memory',
-    help: benchDashboardHelp,
-    run: benchDashboardCommand,
-  },
-  eventlog: {
-    summary: 'SQLite event log append throughput and commit latency',
-    help: eventLogHelp,
-    run: benchEventLogCommand,
-  },
-  flood: {
-    summary: 'one client floods the tables with requests: a calm referee\'s and a viewer\'s latency, answers, memory',
-    help: benchFloodHelp,
-    run: benchFloodCommand,
-  },
-  soak: {
-    summary: 'the demo with bots at 4 tables for a given time: RSS and heap every 10 s, and their slopes',
-    help: benchSoakHelp,
-    run: benchSoakCommand,
-  },
-  memory: {
-    summary: 'the controller (`zaptable start`, the demo) in a process of its own: its RSS from /proc, min/median/max',
-    help: benchMemoryHelp,
-    run: benchMemoryCommand,
-  },
-  latency: {
-    summary: 'sensor line to MQTT state message (p50/p99/max), sensor events/s, memory; embedded broker and Mosquitto',
-    help: benchLatencyHelp,
-    run: benchLatencyCommand,
-  },
+/** Each benchmark's line in `zaptable bench`'s help. */
+const SUMMARIES: Readonly<Record<string, string>> = {
+  timing: 'clock sync and first-press arbitration vs host arrival order, on simulated stations',
+  fairness: 'races on the controller as `zaptable start` builds it, under five USB link models, against the true times',
+  buzzer: 'buzzer mode: press → winner on a viewer latency, and the fairness table for stations and hub buttons',
+  dashboard: 'many tables publishing, many browser viewers: MQTT → viewer latency, server CPU and memory',
+  eventlog: 'SQLite event log append throughput and commit latency',
+  flood: 'one client floods the tables with requests: a calm referee\'s and a viewer\'s latency, answers, memory',
+  soak: 'the demo with bots at 4 tables for a given time: RSS and heap every 10 s, and their slopes',
+  memory: 'the controller (`zaptable start`, the demo) in a process of its own: its RSS from /proc, min/median/max',
+  latency: 'sensor line to MQTT state message (p50/p99/max), sensor events/s, memory; embedded broker and Mosquitto',
 };
+
+/** Each benchmark's module, loaded only when it runs. */
+const LOADERS: Readonly<Record<string, Command['load']>> = {
+  timing: async () => import('./bench-timing.ts').then((m) => ({ help: m.benchTimingHelp, run: m.benchTimingCommand })),
+  fairness: async () => import('./bench-fairness.ts').then((m) => ({ help: m.benchFairnessHelp, run: m.benchFairnessCommand })),
+  buzzer: async () => import('./bench-buzzer.ts').then((m) => ({ help: m.benchBuzzerHelp, run: m.benchBuzzerCommand })),
+  dashboard: async () => import('./bench-dashboard.ts')
+    .then((m) => ({ help: m.benchDashboardHelp, run: m.benchDashboardCommand })),
+  eventlog: async () => Promise.resolve({ help: eventLogHelp, run: benchEventLogCommand }),
+  flood: async () => import('./bench-flood.ts').then((m) => ({ help: m.benchFloodHelp, run: m.benchFloodCommand })),
+  soak: async () => import('./bench-soak.ts').then((m) => ({ help: m.benchSoakHelp, run: m.benchSoakCommand })),
+  memory: async () => import('./bench-memory.ts').then((m) => ({ help: m.benchMemoryHelp, run: m.benchMemoryCommand })),
+  latency: async () => import('./bench-latency.ts').then((m) => ({ help: m.benchLatencyHelp, run: m.benchLatencyCommand })),
+};
+
+const BENCHMARKS: Readonly<Record<string, Command>> = Object.fromEntries(
+  Object.entries(SUMMARIES).map(([name, summary]) => [name, { summary, load: LOADERS[name] as Command['load'] }]),
+);
 
 export const benchHelp = `zaptable bench NAME [options]
 
@@ -107,9 +78,10 @@ export async function benchCommand(argv: readonly string[], io: Output): Promise
   const [name, ...rest] = argv;
   const bench = BENCHMARKS[name ?? ''];
   if (!bench) throw new UsageError(name === undefined ? 'bench needs a NAME' : `unknown benchmark "${name}"`);
+  const loaded = await bench.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(bench.help);
+    io.out(loaded.help);
     return 0;
   }
-  return bench.run(rest, io);
+  return loaded.run(rest, io);
 }

@@ -10,9 +10,10 @@
  *   input, `formatDeviceLine` for output), so a malformed command gets the same `err` a station sends.
  * - `tare`, `calibrate` and `raw` wait for their load-cell samples, and meanwhile no input is read (it
  *   waits in a 64-byte receive buffer; bytes beyond are lost), as on the board.
- * - The RFID reader, protocol 2 (firmware 0.3.0, fast-poll-reader.ts): a poll every step (`rfidPollUs`) that
- *   only a tag just entered and powered up (`tagPowerUpUs`) answers, one read per poll, presence checks of
- *   the known tags in rounds of at least `presenceRoundMs`; `TAG±` carry their window. Protocol 1 (firmware
+ * - The RFID reader, protocol 2 (firmware 0.4.0, fast-poll-reader.ts): a poll every step (`rfidPollUs`) that
+ *   only a tag just entered and powered up (`tagPowerUpUs`) answers, one read per poll in answer order,
+ *   presence checks of the known tags in rounds of at least `presenceRoundMs`, a field reset and full
+ *   inventory for a tag that missed two checks (`TAG-` at its end); `TAG±` carry their window. Protocol 1 (firmware
  *   0.2.0, tag-presence.ts): an inventory cycle every `inventoryCycleMs`, `TAG±` without a window. The load
  *   cell is sampled every 100 ms through the firmware's stability filter, the button debounced for 5 ms and
  *   stamped with its first edge.
@@ -55,7 +56,7 @@ export interface SimulatedStationConfig {
   /** Station id stored in its EEPROM: what its banner announces. */
   readonly id: string;
   readonly kind: StationKind;
-  /** Firmware version in the banner. Default `0.3.0` (protocol 2). */
+  /** Firmware version in the banner. Default `0.4.0` (protocol 2). */
   readonly firmware: string;
   /**
    * Protocol version in the banner and on the lines. Default 2; 1 sends `TAG±` without their window and no
@@ -64,8 +65,8 @@ export interface SimulatedStationConfig {
   readonly protocol: number;
   /**
    * Protocol 2: the time from one RFID poll to the next, µs (a step: the poll, and a presence check when tags
-   * rest on the reader). Default 3000: firmware 0.3.0's longest measured window with cards resting (3.16 ms
-   * with 7-byte UIDs; 1.1 ms with an empty reader).
+   * rest on the reader). Default 3000: about firmware 0.4.0's longest measured window with cards resting (3.06 ms
+   * with 4-byte UIDs, 3.47-3.58 ms with 7-byte ones; 1.04 ms with an empty reader; hardware/protocol.md).
    */
   readonly rfidPollUs: number;
   /** Protocol 2: the least time between two rounds of presence checks, ms. Default 10 (`RFID_CHECK_PERIOD_US`). */
@@ -124,7 +125,7 @@ export interface SimulatedStationConfig {
 export const RECEIVED_KEPT = 1000;
 
 export const DEFAULT_STATION_CONFIG: Omit<SimulatedStationConfig, 'id' | 'kind'> = {
-  firmware: '0.3.0',
+  firmware: '0.4.0',
   protocol: PROTOCOL_VERSION,
   rfidPollUs: 3000,
   presenceRoundMs: 10,

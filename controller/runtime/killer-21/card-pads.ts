@@ -6,7 +6,8 @@
  *   (`respond {at, uncertaintyMs}`: the tag's poll window or its matched slap, widened by the clock mapping,
  *   pads/landing-interval.ts); the engine judges each zero against the deadline, and a zero whose interval
  *   straddles it waits for the referee (ZERO_TIED, K21-34). A zero on the pile counts only when exactly one
- *   player still has to answer (otherwise nobody can tell whose it is);
+ *   player still has to answer (otherwise nobody can tell whose it is); a zero whose line came before the
+ *   Killer's is sent once the window opens (early-zeros.ts);
  * - the seat's ZAP button is "I can't" (`cannot-play`): a bust on the player's turn, "I have no red 0" in a
  *   Killer window; after a round it deals the next one;
  * - chips on a seat pad are counted against the engine's lives (chips.ts);
@@ -44,7 +45,7 @@ function landed(event: SensorEvent): { at: number; uncertaintyMs: number } {
 }
 
 /** A red 0 answering the Killer, with its landing interval. */
-function respond(player: string, card: string, event: SensorEvent): Intent {
+export function respond(player: string, card: string, event: SensorEvent): Intent {
   return action({ type: 'respond', player, card, ...landed(event) });
 }
 

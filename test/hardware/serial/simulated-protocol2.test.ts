@@ -1,5 +1,5 @@
 /**
- * The simulated station speaks protocol 2 like firmware 0.3.0: its banner, `TAG±` with the window its polling
+ * The simulated station speaks protocol 2 like firmware 0.4.0: its banner, `TAG±` with the window its polling
  * gives (the tag's power-up delays the read, never its window's honesty), `SLAP` on a station with a slap
  * sensor; and the real driver turns them into intervals that hold the true moment, slap-dated on the pile.
  */
@@ -26,9 +26,9 @@ afterEach(async () => {
 const micros = (r: Rig, station: string): number => r.table.micros(station);
 
 describe('protocol 2 on the simulated station', () => {
-  it('announces firmware 0.3.0 and protocol 2', async () => {
+  it('announces firmware 0.4.0 and protocol 2', async () => {
     const r = await started({ seats: 1 });
-    expect(r.health('seat-1')).toMatchObject({ firmware: '0.3.0', protocol: PROTOCOL_VERSION });
+    expect(r.health('seat-1')).toMatchObject({ firmware: '0.4.0', protocol: PROTOCOL_VERSION });
     expect(PROTOCOL_VERSION).toBe(2);
   });
 
@@ -81,8 +81,9 @@ describe('protocol 2 on the simulated station', () => {
     expect((b?.deviceUs ?? 0) - (b?.beforeUs ?? 0)).toBe((a?.deviceUs ?? 0) - (a?.beforeUs ?? 0));
   });
 
-  it('sends TAG- with the window since the last presence check it answered, and follows a configured poll period', async () => {
+  it('sends TAG- at the end of the full inventory after two missed checks, its window back to the last check it answered', async () => {
     const r = await started({ seats: 1, stationDefaults: { rfidPollUs: 1000 } });
+    await r.time.advance(40); // after the boot's own inventory (a tag read in it gets a window back to the boot)
     r.table.placeItem('seat-1', { uid: '04A1B2C3', grams: 1.8 });
     await r.until(() => eventsOf(r.events, 'tag-arrived').length === 1, 200);
     expect(eventsOf(r.events, 'tag-arrived')[0]?.time.beforeUs).toBe(1000 + DEFAULT_SENSOR_TIMING.tagPowerUpUs);
@@ -91,9 +92,31 @@ describe('protocol 2 on the simulated station', () => {
     r.table.liftItem('seat-1', '04A1B2C3');
     await r.until(() => eventsOf(r.events, 'tag-left').length === 1, 200);
     const t = eventsOf(r.events, 'tag-left')[0]?.time;
-    expect(t?.beforeUs).toBe(10_000); // a round of presence checks every 10 ms
+    // Firmware 0.4.0: a round of checks (10 ms) back to the last check it answered; the missed check, its repeat
+    // a step later, a step to the field reset, 6 ms off and 6 ms on, 3 empty polls (the third at +2 steps).
+    expect(t?.beforeUs).toBe(10_000 + 1000 + 1000 + 6000 + 6000 + 2000);
     expect(liftedUs).toBeGreaterThanOrEqual((t?.deviceUs ?? 0) - (t?.beforeUs ?? 0));
     expect(liftedUs).toBeLessThanOrEqual(t?.deviceUs ?? 0);
+  });
+
+  it('reads in answer order: a card that powers up first is read first, whatever came into the field first', async () => {
+    const r = await started({ seats: 1, stationDefaults: { rfidPollUs: 1000 } });
+    await r.time.advance(40);
+    const slowUs = micros(r, 'seat-1');
+    r.table.tapCard('seat-1', '04A1B2C3', 200, { slap: false, powerUpUs: 7000 });
+    await r.time.advance(1);
+    const fastUs = micros(r, 'seat-1');
+    r.table.tapCard('seat-1', '04A1B2C4', 200, { slap: false, powerUpUs: 1000 });
+    await r.until(() => eventsOf(r.events, 'tag-arrived').length === 2, 200);
+    const [first, second] = eventsOf(r.events, 'tag-arrived');
+    expect(first?.uid).toBe('04A1B2C4');
+    expect(second?.uid).toBe('04A1B2C3');
+    // The fast card's window starts at the empty poll before its read, before it landed: it holds its landing.
+    const fast = first?.time;
+    expect(fastUs).toBeGreaterThanOrEqual((fast?.deviceUs ?? 0) - (fast?.beforeUs ?? 0));
+    expect(fastUs).toBeLessThanOrEqual(fast?.deviceUs ?? 0);
+    // The slow one (a power-up beyond the host's 5 ms allowance) may fall outside: the world's tail, not the reader.
+    expect(slowUs).toBeLessThan(second?.time.deviceUs ?? 0);
   });
 
   it('dates a card on a pile with a slap sensor by its slap: µs, not the poll window', async () => {
