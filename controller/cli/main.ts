@@ -26,7 +26,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     load: async () => import('./commands/start.ts').then((m) => ({ help: m.startHelp, run: m.startCommand })),
   },
   dashboard: {
-    summary: 'the live dashboard alone, following the tables on the configured broker',
+    summary: 'the live dashboard alone, following the tables of every controller on the configured broker (a venue)',
     load: async () => import('./commands/dashboard.ts').then((m) => ({ help: m.dashboardHelp, run: m.dashboardCommand })),
   },
   enroll: {

@@ -1,6 +1,7 @@
 /**
- * The overview of every table: its name, status online/offline, the game, the players, the phase, and the
- * stations' health at a glance (one dot per station, with its name in words).
+ * The overview of every table of every controller under the base topic: its name, the controller that runs
+ * it, status online/offline, the game, the players, the phase, and the stations' health at a glance (one dot
+ * per station, with its name in words).
  */
 import { statusBadge } from '../common.ts';
 import { h, replace } from '../dom.ts';
@@ -55,6 +56,8 @@ export class OverviewPage {
               statusBadge(t.status),
               bridge?.simulated === true ? h('span', { class: 'badge sim' }, 'simulated') : null,
               h('dl', {},
+                // At a venue the tables of several controllers (one Pi each) share the overview.
+                h('dt', {}, 'controller'), h('dd', { 'data-testid': 'controller' }, bridge?.controller ?? '—'),
                 h('dt', {}, 'game'), h('dd', { 'data-testid': 'game' }, line.game),
                 h('dt', {}, 'players'), h('dd', { 'data-testid': 'players' }, line.players),
                 h('dt', {}, 'phase'), h('dd', { 'data-testid': 'phase' }, line.phase)),
