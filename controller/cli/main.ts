@@ -49,6 +49,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'put a station\'s firmware or StandardFirmata (buzzer hub) on a board, with progress (avrgirl-arduino)',
     load: async () => import('./commands/flash.ts').then((m) => ({ help: m.flashHelp, run: m.flashCommand })),
   },
+  venue: {
+    summary: 'several controllers on one broker: the venue broker\'s Mosquitto ACL from the controllers\' files',
+    load: async () => import('./commands/venue.ts').then((m) => ({ help: m.venueHelp, run: m.venueCommand })),
+  },
   config: {
     summary: 'check a configuration file, print examples and the key reference',
     load: async () => import('./commands/config-check.ts').then((m) => ({ help: m.configHelp, run: m.configCommand })),
