@@ -113,7 +113,9 @@ export const MOSQUITTO_QUEUE_LIMITS: readonly string[] = [
  */
 export async function writeMosquittoConfig(
   dir: string,
-  options: { readonly baseTopic: string; readonly users: readonly MosquittoUser[]; readonly port: number; readonly passwd: string },
+  options: {
+    readonly baseTopic: string; readonly users: readonly MosquittoUser[]; readonly port: number; readonly passwd: string;
+  },
 ): Promise<string> {
   const { baseTopic, users, port, passwd } = options;
   const passwordFile = path.join(dir, 'passwd');

@@ -45,9 +45,9 @@ function tableIdsOf(payload: unknown): { tables: string[]; refused: RefusedTable
   if (!isRecord(payload)) return { tables: [], refused: [] };
   const tables = Array.isArray(payload.tables)
     ? payload.tables.flatMap((t) => (isRecord(t) && typeof t.id === 'string' ? [t.id] : [])) : [];
-  const refused = Array.isArray(payload.refused)
-    ? payload.refused.flatMap((r) => (isRecord(r) && typeof r.id === 'string' && typeof r.owner === 'string'
-      ? [{ id: r.id, code: 'TABLE_ID_TAKEN' as const, owner: r.owner }] : [])) : [];
+  const refusal = (r: unknown): RefusedTable[] => (isRecord(r) && typeof r.id === 'string' && typeof r.owner === 'string'
+    ? [{ id: r.id, code: 'TABLE_ID_TAKEN', owner: r.owner }] : []);
+  const refused = Array.isArray(payload.refused) ? payload.refused.flatMap(refusal) : [];
   return { tables, refused };
 }
 
@@ -68,7 +68,7 @@ export class VenueView {
     if (parsed.kind === 'bridgeStatus') {
       entry.online = text === 'online' ? true : text === 'offline' ? false : undefined;
     } else {
-      let payload: unknown = null;
+      let payload: unknown;
       try {
         payload = text.length === 0 ? null : JSON.parse(text);
       } catch {

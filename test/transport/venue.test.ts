@@ -16,8 +16,10 @@ function view(self: string, messages: readonly (readonly [string, string])[]): V
   return v;
 }
 
-const tables = (controller: string, ids: readonly string[], refused: readonly unknown[] = []): readonly [string, string] =>
-  [topics.bridgeTables(controller), JSON.stringify({ tables: ids.map((id) => ({ id })), controller, ...(refused.length > 0 ? { refused } : {}) })];
+const tables = (controller: string, ids: readonly string[], refused: readonly unknown[] = []): readonly [string, string] => [
+  topics.bridgeTables(controller),
+  JSON.stringify({ tables: ids.map((id) => ({ id })), controller, ...(refused.length > 0 ? { refused } : {}) }),
+];
 const status = (controller: string, value: string): readonly [string, string] => [topics.bridgeStatus(controller), value];
 
 describe('the venue table id rule', () => {

@@ -131,7 +131,9 @@ describe.skipIf(skip !== undefined)('a venue: three controllers, one Mosquitto, 
       const before = JSON.stringify(publicView('t3'));
       const ask = async (token: string, transaction: string): Promise<ResponsePayload> => {
         await referee.client.publishAsync(`venue/t3/request/${referee.clientId}/next-round`, JSON.stringify({ token, transaction }), { qos: 1 });
-        return until(() => referee.messages.map((m) => JSON.parse(m.text) as ResponsePayload).find((r) => r.transaction === transaction), transaction);
+        const answer = (): ResponsePayload | undefined => referee.messages.map((m) => JSON.parse(m.text) as ResponsePayload)
+          .find((r) => r.transaction === transaction);
+        return until(answer, transaction);
       };
       expect(await ask(PI1.token, 'pi-1-token')).toMatchObject({ status: 'error', error: { code: 'UNAUTHORIZED' } });
       // The right token reaches the rules (no round to move on to in SELECT): the refusal above was the token's.

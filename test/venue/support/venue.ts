@@ -8,6 +8,7 @@
  * temporary folder (config, event log) and fresh ports; `VenueProcess.kill()` is a SIGKILL, `stop()` a SIGTERM.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -155,12 +156,8 @@ export class VenueProcess {
   async waitForOutput(what: string | RegExp, timeoutMs = 30_000): Promise<void> {
     const found = (): boolean => (typeof what === 'string' ? this.text.includes(what) : what.test(this.text));
     const deadline = Date.now() + timeoutMs;
-    let exited = false;
-    void this.exit.then(() => {
-      exited = true;
-    });
     while (!found()) {
-      if (exited) throw new Error(`${this.label} exited before printing ${String(what)}:\n${this.text}`);
+      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`${this.label} exited before printing ${String(what)}:\n${this.text}`);
       if (Date.now() > deadline) throw new Error(`${this.label} did not print ${String(what)} within ${timeoutMs} ms:\n${this.text}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -223,8 +220,10 @@ export class VenueWatcher {
     });
   }
 
-  static async connect(url: string, user: { readonly username: string; readonly password: string }, filters: readonly string[]): Promise<VenueWatcher> {
-    const clientId = `${user.username}-${Math.random().toString(16).slice(2, 14)}`;
+  static async connect(
+    url: string, user: { readonly username: string; readonly password: string }, filters: readonly string[],
+  ): Promise<VenueWatcher> {
+    const clientId = `${user.username}-${randomBytes(6).toString('hex')}`;
     const client = connect(url, { ...user, clientId, protocolVersion: 4, reconnectPeriod: 200 });
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => {
@@ -248,7 +247,9 @@ export class VenueWatcher {
 }
 
 /** Polls `check` every 50 ms until it returns a value other than undefined; rejects after `timeoutMs`. */
-export async function until<T>(check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+export async function until<T>(
+  check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
