@@ -13,6 +13,7 @@ import { benchBuzzerCommand, benchBuzzerHelp } from './bench-buzzer.ts';
 import { benchDashboardCommand, benchDashboardHelp } from './bench-dashboard.ts';
 import { benchFairnessCommand, benchFairnessHelp } from './bench-fairness.ts';
 import { benchTimingCommand, benchTimingHelp } from './bench-timing.ts';
+import { benchVenueCommand, benchVenueHelp } from './bench-venue.ts';
 
 const eventLogHelp = `zaptable bench eventlog [--events N] [--batch B] [--durability process|power] [--play-rate R] [--play-seconds S]
 
@@ -66,6 +67,11 @@ const BENCHMARKS: Readonly<Record<string, Benchmark>> = {
     summary: 'many tables publishing, many browser viewers: MQTT → viewer latency, server CPU and memory',
     help: benchDashboardHelp,
     run: benchDashboardCommand,
+  },
+  venue: {
+    summary: 'N controller processes on one Mosquitto with viewers: sensor → viewer latency, broker and controller CPU and RSS',
+    help: benchVenueHelp,
+    run: benchVenueCommand,
   },
   eventlog: {
     summary: 'SQLite event log append throughput and commit latency',
