@@ -82,7 +82,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     load: async () => import('./commands/demo.ts').then((m) => ({ help: m.demoHelp, run: m.demoCommand })),
   },
   bench: {
-    summary: 'benchmarks that print figures (fairness, timing, eventlog, latency, dashboard, buzzer)',
+    summary: 'benchmarks that print figures (fairness, timing, eventlog, latency, dashboard, buzzer, venue)',
     load: async () => import('./commands/bench.ts').then((m) => ({ help: m.benchHelp, run: m.benchCommand })),
   },
 };
