@@ -30,6 +30,9 @@ export async function claimTables(config: ZaptableConfig, brokerUrl: string, say
     tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized },
     topics: new Topics(config.mqtt.baseTopic), controller,
     clientId: ownClientId(`${username}-${controller}-probe`, randomBytes(8).toString('hex')),
+    onWaiting: (ms) => {
+      say(`waiting for the venue broker at ${brokerUrl.replace(/\/\/[^@/]*@/, '//')} (${Math.round(ms / 1000)} s): the tables start once it answers`);
+    },
   });
   const refused = view.taken(config.tables.map((t) => t.id));
   for (const r of refused) say(refusalText(controller, r));

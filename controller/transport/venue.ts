@@ -130,16 +130,20 @@ export interface ProbeVenueOptions {
   readonly controller: string;
   /** The client id of the probe's connection (one of the controller's own ids). */
   readonly clientId: string;
-  /** How long to wait for the broker at most, ms. Default 10000. */
+  /**
+   * How long to wait for the broker at most, ms. Default: for ever, as the controller's own connections wait
+   * (a Pi that boots before the venue's broker waits for it); `onWaiting` hears every 10 s of it.
+   */
   readonly timeoutMs?: number;
+  readonly onWaiting?: (waitedMs: number) => void;
 }
 
 /**
  * Reads the venue once, before the controller starts its tables: subscribes to every controller's status and
  * tables, then publishes a nonce on its own `bridge/<id>/sync` and waits for it to come back. The broker sends
  * a subscription's retained messages before anything published after it, so once the nonce is back every
- * retained status and list has arrived (no guessed settling time). Rejects when the broker cannot be reached
- * or refuses the login within `timeoutMs`.
+ * retained status and list has arrived (no guessed settling time). Rejects when the broker refuses the login,
+ * or has not answered within `timeoutMs` (when set).
  */
 export async function probeVenue(options: ProbeVenueOptions): Promise<VenueView> {
   const { topics, controller } = options;
@@ -149,14 +153,18 @@ export async function probeVenue(options: ProbeVenueOptions): Promise<VenueView>
   const tls = options.tls;
   const client = connect(options.url, {
     protocolVersion: 4, clientId: options.clientId, username: options.username, password: options.password, clean: true,
-    reconnectPeriod: 500, connectTimeout: options.timeoutMs ?? 10_000,
+    reconnectPeriod: 2000, connectTimeout: 10_000,
     ...(tls === undefined ? {} : { ...tls, rejectUnauthorized: tls.rejectUnauthorized ?? true }),
   });
+  const started = Date.now();
+  const waiting = setInterval(() => {
+    options.onWaiting?.(Date.now() - started);
+  }, 10_000);
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
-        reject(new Error(`the venue broker ${options.url} did not answer within ${options.timeoutMs ?? 10_000} ms`));
-      }, options.timeoutMs ?? 10_000);
+        reject(new Error(`the venue broker ${options.url} did not answer within ${options.timeoutMs ?? 0} ms`));
+      }, options.timeoutMs ?? 2 ** 31 - 1);
       client.on('message', (topic, payload) => {
         const text = payload.toString('utf8');
         if (topic === syncTopic) {
@@ -175,7 +183,8 @@ export async function probeVenue(options: ProbeVenueOptions): Promise<VenueView>
           reject(new Error(`the broker refused the controller's login (${error.message})`));
         }
       });
-      client.once('connect', () => {
+      // At every connection (clean session): a connection lost before the nonce came back subscribes again.
+      client.on('connect', () => {
         client.subscribeAsync([topics.bridgeFilter('status'), topics.bridgeFilter('tables'), syncTopic], { qos: 1 })
           .then(async () => client.publishAsync(syncTopic, nonce, { qos: 1, retain: false }))
           .catch((error: unknown) => {
@@ -186,6 +195,7 @@ export async function probeVenue(options: ProbeVenueOptions): Promise<VenueView>
     });
     return view;
   } finally {
+    clearInterval(waiting);
     await client.endAsync(true);
   }
 }
