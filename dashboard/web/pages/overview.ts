@@ -36,6 +36,16 @@ function gameLine(t: TableData, nameOf: NameOf): OverviewLine {
   return ui === undefined ? { game: state.game, players: '—', phase: 'not shown by this dashboard' } : ui.overview(state.view, nameOf);
 }
 
+/**
+ * One station's dot. While its table is offline (its Pi dropped off the network) the station's last report is
+ * not news: it is shown as unknown, in words too, rather than green.
+ */
+function stationDot(s: { readonly station: string; readonly online: boolean }, tableOffline: boolean): HTMLElement {
+  if (tableOffline) return h('span', { class: 'dot unknown', title: `${s.station}: unknown (the table is offline)` }, `${s.station} ?`);
+  return h('span', { class: `dot ${s.online ? 'up' : 'down'}`, title: `${s.station}: ${s.online ? 'online' : 'offline'}` },
+    `${s.station} ${s.online ? '●' : '○'}`);
+}
+
 export class OverviewPage {
   readonly element = h('div', { class: 'overview' });
 
@@ -63,8 +73,7 @@ export class OverviewPage {
                 h('dt', {}, 'phase'), h('dd', { 'data-testid': 'phase' }, line.phase)),
               h('div', { class: 'station-dots', role: 'group', 'aria-label': 'Stations' },
                 stations.length === 0 ? h('span', { class: 'muted' }, 'no station health') :
-                    stations.map((s) => h('span', { class: `dot ${s.online ? 'up' : 'down'}`, title: `${s.station}: ${s.online ? 'online' : 'offline'}` },
-                      `${s.station} ${s.online ? '●' : '○'}`))),
+                    stations.map((s) => stationDot(s, t.status === 'offline'))),
               // One nav landmark per card: each needs its own name.
               h('nav', { class: 'card-links', 'aria-label': `${bridge?.name ?? id}: pages` },
                 h('a', { href: `#/table/${encodeURIComponent(id)}` }, t.state?.mode === 'buzzer' ? 'big screen' : 'game'), ' · ',

@@ -108,6 +108,10 @@ describe.skipIf(skip !== undefined)('the venue dashboard in a browser', () => {
     await waitFor(async () => (await card(page, 'bar-2')).offline, 'bar-2 offline', 10_000);
     const offlineAfterMs = Date.now() - cutAt;
     expect((await card(page, 'bar-1')).online).toBe(true);
+    // Its stations' last reports are not news while it is away: unknown, not green.
+    await waitFor(async () => (await page.locator('li.table-card[data-table="bar-2"] .dot.unknown').count()) > 0, 'bar-2 stations unknown');
+    expect(await page.locator('li.table-card[data-table="bar-2"] .dot.up').count()).toBe(0);
+    expect(await page.locator('li.table-card[data-table="bar-1"] .dot.up').count()).toBeGreaterThan(0);
     await screenshot(page, 'venue-overview-pi-b-offline');
     // The will is sent when the broker sees the reset, not after a keepalive (45 s): well within a few seconds.
     expect(offlineAfterMs).toBeLessThan(5000);
