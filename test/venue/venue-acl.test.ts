@@ -12,7 +12,9 @@ import { memoryOutput } from '../../controller/cli/output.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-venue-acl-'));
 
-function controllerFile(name: string, id: string | undefined, tables: readonly string[], extra: readonly string[] = []): string {
+function controllerFile(
+  name: string, id: string | undefined, tables: readonly string[], extra: readonly string[] = [], username = name,
+): string {
   const file = path.join(dir, `${name}.yaml`);
   writeFileSync(file, [
     'tables:',
@@ -21,7 +23,7 @@ function controllerFile(name: string, id: string | undefined, tables: readonly s
     'mqtt:',
     '  broker: external',
     '  external: { url: "mqtt://venue.local:1883" }',
-    `  controller: { username: ${name} }`,
+    `  controller: { username: ${username} }`,
     ...extra,
     '',
   ].join('\n'));
@@ -53,6 +55,7 @@ describe('zaptable venue acl', () => {
       [[controllerFile('pi-5', undefined, ['t5']), controllerFile('pi-6', undefined, ['t6'])], /^CONTROLLER_ID_TAKEN: controller id /],
       [[controllerFile('pi-7', 'same', ['t7']), controllerFile('pi-8', 'same', ['t8'])], /^CONTROLLER_ID_TAKEN: controller id same /],
       [[controllerFile('pi-9', 'pi-9', ['t9']), controllerFile('pi-10', 'pi-10', ['t10'], ['  baseTopic: other'])], /^BASE_TOPICS_DIFFER: /],
+      [[controllerFile('pi-11', 'pi-11', ['t11'], [], 'shared'), controllerFile('pi-12', 'pi-12', ['t12'], [], 'shared')], /^ACCOUNT_SHARED: broker account shared /],
     ];
     for (const [files, message] of cases) {
       const io = memoryOutput();
