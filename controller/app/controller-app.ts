@@ -15,7 +15,7 @@ import { loadRegistry } from '../runtime/registry/registry-file.ts';
 import { realScheduler } from '../runtime/ports.ts';
 import {
   ControllerTransport, EmbeddedBroker, rateLimited, type BridgeTableEntry, type BrokerUser, type ControllerTransportOptions,
-  type TransportLogger,
+  type TransportLogger, type VenueNotice,
 } from '../transport/index.ts';
 import { registerBuzzerHandlers } from './buzzer-handlers.ts';
 import { buzzerPublisherOf } from './buzzer-publisher.ts';
@@ -30,6 +30,7 @@ import type { TableParts } from './table-assembly.ts';
 import { assembleTables, type TableSet } from './table-set.ts';
 import { terminalLogger } from './terminal-logger.ts';
 import { transactionStoreOf } from './transaction-store.ts';
+import { claimTables, venueNoticeText } from './venue-check.ts';
 
 export interface DashboardHandle {
   readonly url: string;
@@ -90,8 +91,8 @@ export class ControllerApp {
   }
 
   private async boot(): Promise<StartedApp> {
-    const { config, say } = this.options;
-    const tables = config.tables;
+    const { say } = this.options;
+    let { config } = this.options;
     const simulatedKind = config.hardware.kind === 'simulated';
 
     // 1. The event log: nothing is published before it is written here.
@@ -101,8 +102,12 @@ export class ControllerApp {
     const log = opened.log;
     this.log = log;
 
-    // 2. The broker: embedded by default, or the configured external one.
+    // 2. The broker: embedded by default, or the configured external one. On an external broker other
+    //    controllers may share it (a venue): a table whose id another one runs is not started (venue-check.ts).
     const brokerUrl = await this.startBroker(config);
+    const venue = config.mqtt.broker === 'external' ? await claimTables(config, brokerUrl, say) : undefined;
+    if (venue !== undefined) config = venue.config;
+    const tables = config.tables;
 
     // 3. The hardware: the simulated table (the real serial driver reading simulated stations) or serial stations.
     const { hardware, simulated, hub } = stationHardwareOf(config, { logger: terminalLogger(say) });
@@ -118,7 +123,16 @@ export class ControllerApp {
     const transport = new ControllerTransport({
       logger: this.transportLogger(),
       url: brokerUrl, username: config.mqtt.controller.username, password: config.mqtt.controller.password ?? '',
-      baseTopic: config.mqtt.baseTopic, tables: tables.map((t) => t.id), describe: describeTables(tables, simulatedKind),
+      baseTopic: config.mqtt.baseTopic, controllerId: config.controller.id,
+      tables: tables.map((t) => t.id), describe: describeTables(tables, simulatedKind),
+      ...(venue === undefined ? {} : {
+        venue: {
+          refused: venue.refused,
+          onNotice: (n: VenueNotice) => {
+            say(venueNoticeText(config.controller.id, n));
+          },
+        },
+      }),
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
       transactionStore: transactionStoreOf(log),
@@ -201,7 +215,7 @@ export class ControllerApp {
   }
 
   /**
-   * `<base>/bridge/health`: the refusal counters and, with a buzzer hub, its measured host delay; published
+   * `<base>/bridge/<controller>/health`: the refusal counters and, with a buzzer hub, its measured host delay; published
    * when they changed, at most once a second.
    */
   private startBridgeHealth(transport: ControllerTransport): void {
@@ -211,7 +225,9 @@ export class ControllerApp {
       const { received, ok, replayed, errors, queue } = transport.stats().requests;
       const hostDelay = this.hub?.hostDelay();
       const hub = hostDelay === undefined ? {} : { hub: { hostDelay } };
-      const counts = { broker, requests: { received, ok, replayed, errors, queuePeak: queue.peak }, ...hub };
+      const notices = transport.notices();
+      const venue = notices.length === 0 ? {} : { venue: { notices } };
+      const counts = { broker, requests: { received, ok, replayed, errors, queuePeak: queue.peak }, ...hub, ...venue };
       const text = JSON.stringify(counts);
       if (text === last) return;
       last = text;

@@ -13,7 +13,10 @@ import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { MAX_PACKET_BYTES, mosquittoAcl, type BrokerUser } from '../transport/index.ts';
+import { MAX_PACKET_BYTES, mosquittoAcl, type BrokerAccount, type BrokerUser } from '../transport/index.ts';
+
+/** A broker account with its password; a controller at a venue also with its id and tables (`BrokerAccount.venue`). */
+export type MosquittoUser = BrokerUser & Pick<BrokerAccount, 'venue'>;
 
 /** A running broker. */
 export interface BenchBroker {
@@ -110,7 +113,9 @@ export const MOSQUITTO_QUEUE_LIMITS: readonly string[] = [
  */
 export async function writeMosquittoConfig(
   dir: string,
-  options: { readonly baseTopic: string; readonly users: readonly BrokerUser[]; readonly port: number; readonly passwd: string },
+  options: {
+    readonly baseTopic: string; readonly users: readonly MosquittoUser[]; readonly port: number; readonly passwd: string;
+  },
 ): Promise<string> {
   const { baseTopic, users, port, passwd } = options;
   const passwordFile = path.join(dir, 'passwd');
@@ -142,7 +147,7 @@ export async function writeMosquittoConfig(
 }
 
 /** Starts Mosquitto with these accounts under `baseTopic`, listening on 127.0.0.1 only. */
-export async function startMosquitto(baseTopic: string, users: readonly BrokerUser[]): Promise<BenchBroker> {
+export async function startMosquitto(baseTopic: string, users: readonly MosquittoUser[]): Promise<BenchBroker> {
   const broker = program('mosquitto', '/usr/sbin');
   const passwd = program('mosquitto_passwd', '/usr/bin');
   if (broker === undefined || passwd === undefined) throw new Error(mosquittoProblem());

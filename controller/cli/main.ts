@@ -27,7 +27,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     load: async () => import('./commands/start.ts').then((m) => ({ help: m.startHelp, run: m.startCommand })),
   },
   dashboard: {
-    summary: 'the live dashboard alone, following the tables on the configured broker',
+    summary: 'the live dashboard alone, following the tables of every controller on the configured broker (a venue)',
     load: async () => import('./commands/dashboard.ts').then((m) => ({ help: m.dashboardHelp, run: m.dashboardCommand })),
   },
   enroll: {
@@ -49,6 +49,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   flash: {
     summary: 'put a station\'s firmware or StandardFirmata (buzzer hub) on a board, with progress (avrgirl-arduino)',
     load: async () => import('./commands/flash.ts').then((m) => ({ help: m.flashHelp, run: m.flashCommand })),
+  },
+  venue: {
+    summary: 'several controllers on one broker: the venue broker\'s Mosquitto ACL from the controllers\' files',
+    load: async () => import('./commands/venue.ts').then((m) => ({ help: m.venueHelp, run: m.venueCommand })),
   },
   config: {
     summary: 'check a configuration file, print examples and the key reference',
@@ -79,7 +83,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     load: async () => import('./commands/demo.ts').then((m) => ({ help: m.demoHelp, run: m.demoCommand })),
   },
   bench: {
-    summary: 'benchmarks that print figures (fairness, timing, eventlog, latency, dashboard, buzzer)',
+    summary: 'benchmarks that print figures (fairness, timing, eventlog, latency, dashboard, buzzer, venue)',
     load: async () => import('./commands/bench.ts').then((m) => ({ help: m.benchHelp, run: m.benchCommand })),
   },
 };

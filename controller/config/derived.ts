@@ -5,7 +5,9 @@
  * value of the wrong shape is left for the schema's error).
  */
 import { isRecord, list, rec, text } from './loose.ts';
+import { hostname } from 'node:os';
 import { findGame } from '../rules/games.ts';
+import { controllerIdOf } from './controller-id.ts';
 
 /** `seat-2` on the first table, `t3-seat-2` on the third: unique across tables, within the protocol's 16 characters. */
 export function simulatedStationId(tableIndex: number, name: string): string {
@@ -26,6 +28,8 @@ function fillGameColours(seats: unknown[], colours: readonly string[]): void {
 
 /** Fills the derived defaults in place. */
 export function fillDerivedDefaults(config: unknown): void {
+  const controller = rec(config).controller;
+  if (isRecord(controller) && controller.id === undefined) controller.id = controllerIdOf(hostname());
   const hardware = rec(rec(config).hardware);
   const simulated = hardware.kind === 'simulated';
   const sim = rec(hardware.simulated);

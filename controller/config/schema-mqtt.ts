@@ -81,6 +81,23 @@ export const Mqtt = Section({
   requests: Requests,
 }, { default: {}, description: 'MQTT: the broker and the identities on it.' });
 
+export const Controller = Section({
+  id: Type.Optional(Type.String({
+    pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
+    description: 'This controller\'s id: the `<controller>` level of its bridge topics (`<base>/bridge/<id>/…`) and part of its MQTT client ids, so that several controllers share one broker (a venue, docs/venue.md). Unique per venue.',
+    'x-default-text': 'the host name (characters that cannot stand in a topic level become -)',
+    'x-message': 'must be 1–64 letters, digits, _ . - starting with a letter or digit (it is one MQTT topic level)',
+  })),
+}, { default: {}, description: 'This controller among the others at a venue.' });
+
+const ControllerToken = Section({
+  controller: Type.String({
+    pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$', description: 'A controller\'s id (`controller.id` in its configuration).',
+    'x-message': 'must be a controller id: 1–64 letters, digits, _ . - starting with a letter or digit',
+  }),
+  token: Secret({ minLength: 16, description: 'The token that controller accepts (its `dashboard.token`).' }),
+}, { description: 'The request token of one controller at the venue.' });
+
 export const Dashboard = Section({
   enabled: Type.Boolean({ default: true, description: 'Serve the dashboard.' }),
   host: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Address to listen on (0.0.0.0: every interface).' }),
@@ -90,6 +107,10 @@ export const Dashboard = Section({
     'x-default-text': 'generated at start-up (printed once)',
   })),
   mqtt: Identity('dashboard', 'zaptable-dashboard', 'a referee: it forwards the requests of token holders'),
+  controllerTokens: Type.Array(ControllerToken, {
+    default: [],
+    description: 'A venue dashboard (`zaptable dashboard` following several controllers): the token to send with a request to each controller\'s tables; a controller not listed gets `dashboard.token`.',
+  }),
 }, { default: {}, description: 'The web dashboard (Fastify).' });
 
 export const Storage = Section({

@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DEMO_TABLES } from './defaults.ts';
 import { Section } from './schema-helpers.ts';
 import { Hardware } from './schema-hardware.ts';
-import { Dashboard, Log, Mqtt, Storage } from './schema-mqtt.ts';
+import { Controller, Dashboard, Log, Mqtt, Storage } from './schema-mqtt.ts';
 import { Table } from './schema-tables.ts';
 
 export const ZaptableSchema = Section({
@@ -18,6 +18,7 @@ export const ZaptableSchema = Section({
     'x-default-text': 'one Zapp Zerapp table `table-1` with seats red, green, blue, yellow on stations seat-1…seat-4',
   }),
   hardware: Hardware,
+  controller: Controller,
   mqtt: Mqtt,
   dashboard: Dashboard,
   storage: Storage,
@@ -42,6 +43,10 @@ export type TableConfig = Omit<RawTable, 'name' | 'seats'> & {
 };
 
 /** The effective configuration: file, environment and defaults merged and validated. */
-export type ZaptableConfig = Omit<RawConfig, 'tables'> & { readonly tables: TableConfig[] };
+export type ZaptableConfig = Omit<RawConfig, 'tables' | 'controller'> & {
+  readonly tables: TableConfig[];
+  /** `controller.id` is always known after validation (the host name when not written). */
+  readonly controller: { readonly id: string };
+};
 
 export type { Mode } from './schema-tables.ts';

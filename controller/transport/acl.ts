@@ -27,7 +27,7 @@ export interface RoleRule {
 
 /** What every role may read: the public topics (not requests, which carry tokens, nor other clients' responses). */
 export const PUBLIC_READ: readonly string[] = [
-  'bridge/status', 'bridge/tables', 'bridge/health', '+/status', '+/state', '+/events', '+/health/+', '+/audit',
+  'bridge/+/status', 'bridge/+/tables', 'bridge/+/health', '+/status', '+/state', '+/events', '+/health/+', '+/audit',
 ];
 
 /** The placeholder for the client's own id in a filter. */

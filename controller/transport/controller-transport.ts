@@ -4,14 +4,18 @@
  * controller's broker account, and one request dispatcher whose handlers the table runtime registers.
  *
  * Requests: the bridge subscribes to `<base>/+/request/#`, so every request is answered exactly once, also one
- * for a table this controller does not run (UNKNOWN_TABLE, on the bridge's connection); a table's responses go
- * out on that table's connection. The response topic mirrors the request topic, `request` → `response`.
+ * for a table this controller does not run (UNKNOWN_TABLE, on the bridge's connection). At a venue (`venue`
+ * set: other controllers may share the broker) a request to another online controller's table is left to that
+ * controller, and one to a table no online controller runs is answered by the online controller with the
+ * smallest id only (docs/venue.md). A table's responses go out on that table's connection. The response topic
+ * mirrors the request topic, `request` → `response`.
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { RequestDispatcher } from './request-dispatcher.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
 import { MqttConnection, type ConnectionStats, type MqttTlsOptions } from './mqtt-connection.ts';
-import type { BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload } from './payloads.ts';
+import type { BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload, RefusedTable } from './payloads.ts';
 import type { RequestHandler, RequestName } from './requests.ts';
 import type { DispatcherStats } from './request-dispatcher.ts';
 import type { RequestToken } from './request-tokens.ts';
@@ -20,7 +24,11 @@ import type { RequestQueueOptions } from './request-queue.ts';
 import type { TransactionStore } from './transaction-cache.ts';
 import { TableChannel } from './table-channel.ts';
 import { AuditTrail } from './audit-log.ts';
-import { DEFAULT_BASE_TOPIC, Topics, encodePayload, isTableId, ownClientId } from './topics.ts';
+import {
+  DEFAULT_BASE_TOPIC, Topics, encodePayload, isControllerId, isTableId, ownClientId,
+} from './topics.ts';
+import { controllerIdOf } from '../config/controller-id.ts';
+import { VenueView, type VenueNotice } from './venue.ts';
 
 export interface ControllerTransportOptions {
   /** The broker: the embedded one's `url`, or an external `mqtt://` / `mqtts://` URL. */
@@ -31,6 +39,14 @@ export interface ControllerTransportOptions {
   readonly tls?: MqttTlsOptions;
   /** Default `zaptable`. */
   readonly baseTopic?: string;
+  /** This controller's id, the `<controller>` level of its bridge topics. Default: from the host name. */
+  readonly controllerId?: string;
+  /**
+   * Set when other controllers share the broker (docs/venue.md): requests are read for this controller's own
+   * tables only, `refused` is announced on `bridge/<id>/tables`, and what other controllers announce about
+   * this controller's tables is reported to `onNotice` (each notice once).
+   */
+  readonly venue?: { readonly refused?: readonly RefusedTable[]; readonly onNotice?: (notice: VenueNotice) => void };
   /** The tables this controller runs. */
   readonly tables: readonly string[];
   /** What `bridge/tables` tells about each table besides its id (name, mode, seats…), for dashboards. */
@@ -38,7 +54,7 @@ export interface ControllerTransportOptions {
   /** Tokens that may send requests. */
   readonly tokens: readonly RequestToken[];
   /**
-   * MQTT client ids are `<prefix>` (bridge) and `<prefix>-<table>`. Default `<username>-<random>`: the embedded
+   * MQTT client ids are `<prefix>` (bridge) and `<prefix>-<table>`. Default `<username>-<controller>-<random>`: the embedded
    * broker reserves ids that start with an account's username to that account, and the random part (new at
    * every start) keeps them unguessable on a broker that cannot reserve them (Mosquitto, docs/mqtt.md).
    */
@@ -65,16 +81,22 @@ export interface TransportStats {
 export class ControllerTransport {
   readonly topics: Topics;
   readonly requests: RequestDispatcher;
+  readonly controllerId: string;
   private readonly options: ControllerTransportOptions;
   private readonly bridge: MqttConnection;
   private readonly channels = new Map<string, { readonly channel: TableChannel; readonly connection: MqttConnection }>();
   private readonly logger: TransportLogger;
+  private readonly venueNotices: VenueNotice[] = [];
+  /** At a venue: the other controllers as their bridge topics tell (undefined alone on the broker). */
+  private venueView: VenueView | undefined;
 
   /** Throws on an invalid base topic, table id or token (configuration errors, at start-up). */
   constructor(options: ControllerTransportOptions) {
     this.options = options;
     const logger = options.logger ?? silentLogger;
     this.topics = new Topics(options.baseTopic ?? DEFAULT_BASE_TOPIC);
+    this.controllerId = options.controllerId ?? controllerIdOf(hostname());
+    if (!isControllerId(this.controllerId)) throw new Error(`invalid controller id ${JSON.stringify(this.controllerId)}`);
     this.logger = logger;
     this.requests = new RequestDispatcher({
       tokens: options.tokens, logger, tables: options.tables,
@@ -89,8 +111,8 @@ export class ControllerTransport {
         },
       },
     });
-    const prefix = options.clientIdPrefix ?? ownClientId(options.username, randomBytes(8).toString('hex'));
-    this.bridge = this.connection(prefix, this.topics.bridgeStatus(), logger);
+    const prefix = options.clientIdPrefix ?? ownClientId(`${options.username}-${this.controllerId}`, randomBytes(8).toString('hex'));
+    this.bridge = this.connection(prefix, this.topics.bridgeStatus(this.controllerId), logger);
     for (const table of options.tables) {
       if (!isTableId(table)) throw new Error(`invalid table id ${JSON.stringify(table)}`);
       if (this.channels.has(table)) throw new Error(`table ${table} is listed twice`);
@@ -115,9 +137,14 @@ export class ControllerTransport {
   /** Connects everything; rejects when the broker refuses the credentials (see `MqttConnection.start`). */
   async start(): Promise<void> {
     const entries = [...this.channels.keys()].map((id) => ({ ...this.options.describe?.[id], id }));
-    const tables: BridgeTablesPayload = { tables: entries };
+    const venue = this.options.venue;
+    const tables: BridgeTablesPayload = {
+      tables: entries, controller: this.controllerId, ...(this.options.epoch === undefined ? {} : { epoch: this.options.epoch }),
+      ...(venue?.refused === undefined || venue.refused.length === 0 ? {} : { refused: venue.refused }),
+    };
     // Stored before connecting, so the first connect publishes it with everything else.
-    void this.bridge.setRetained(this.topics.bridgeTables(), encodePayload('bridgeTables', tables));
+    void this.bridge.setRetained(this.topics.bridgeTables(this.controllerId), encodePayload('bridgeTables', tables));
+    if (venue !== undefined) await this.watchVenue(venue.onNotice);
     await this.bridge.subscribe(this.topics.requestFilter(), (topic, payload, retained) => {
       this.answerRequest(topic, payload, retained);
     });
@@ -133,7 +160,32 @@ export class ControllerTransport {
 
   /** Publishes what was refused (retained on `<base>/bridge/health`, republished after a reconnect). */
   async publishBridgeHealth(health: BridgeHealthPayload): Promise<void> {
-    await this.bridge.setRetained(this.topics.bridgeHealth(), encodePayload('bridgeHealth', health));
+    await this.bridge.setRetained(this.topics.bridgeHealth(this.controllerId), encodePayload('bridgeHealth', health));
+  }
+
+  /** Follows the other controllers' status and tables; reports each new notice about this controller's tables once. */
+  private async watchVenue(onNotice: ((notice: VenueNotice) => void) | undefined): Promise<void> {
+    const view = new VenueView(this.controllerId);
+    this.venueView = view;
+    const mine = [...this.channels.keys()];
+    const reported = new Set<string>();
+    const take = (topic: string, payload: Buffer): void => {
+      if (!view.take(this.topics.parse(topic), payload.toString('utf8'))) return;
+      for (const notice of view.notices(mine)) {
+        const key = `${notice.code}/${notice.table}/${notice.other}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
+        this.venueNotices.push(notice);
+        onNotice?.(notice);
+      }
+    };
+    await this.bridge.subscribe(this.topics.bridgeFilter('status'), take);
+    await this.bridge.subscribe(this.topics.bridgeFilter('tables'), take);
+  }
+
+  /** What other controllers announced about this controller's tables since the start (see `VenueNotice`). */
+  notices(): readonly VenueNotice[] {
+    return this.venueNotices;
   }
 
   /** Announces `offline` everywhere and disconnects. */
@@ -150,6 +202,7 @@ export class ControllerTransport {
   private answerRequest(topic: string, payload: Buffer, retained: boolean): void {
     const request = this.topics.parseRequest(topic);
     if (request === null) return;
+    if (!this.channels.has(request.table) && this.venueView?.answersFor(request.table) === false) return;
     if (retained) {
       // A retained request would run again at every reconnect; it is never executed (docs/mqtt.md).
       this.logger.warn('retained mqtt request ignored', { table: JSON.stringify(request.table.slice(0, 80)) });

@@ -11,11 +11,12 @@ export {
 } from './embedded-broker.ts';
 export { TRANSPORT_ERRORS, transportError, type RequestError, type TransportErrorCode } from './errors.ts';
 export { rateLimited, silentLogger, type LogFields, type RateLimitOptions, type TransportLogger } from './logger.ts';
-export { mosquittoAcl, isBrokerUsername, type BrokerAccount } from './mosquitto-acl.ts';
+export { mosquittoAcl, isBrokerUsername, venueControllerRules, type BrokerAccount } from './mosquitto-acl.ts';
+export { VenueView, probeVenue, type ProbeVenueOptions, type VenueController, type VenueNotice } from './venue.ts';
 export { MAX_PACKET_BYTES, PacketScanner, guardPacketSize } from './packet-size-guard.ts';
 export { MqttConnection, type ConnectionStats, type MqttConnectionOptions, type MqttTlsOptions } from './mqtt-connection.ts';
 export type {
-  Availability, BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload, BuzzerStatePayload,
+  Availability, BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload, BuzzerStatePayload, RefusedTable,
   EventFields, GameStatePayload, HealthPayload, IdleStatePayload, JsonValue,
   PublicBuzzerView, PublicEvent, PublicView, RequestEnvelope, ResponsePayload, StatePayload, TableEvent, Transaction,
 } from './payloads.ts';
@@ -33,6 +34,7 @@ export {
 export { TableChannel, type TableChannelOptions } from './table-channel.ts';
 export { MemoryTransactionStore, transactionKey, type TransactionStore } from './transaction-cache.ts';
 export {
-  BRIDGE_LEVEL, DEFAULT_BASE_TOPIC, TOPIC_SPECS, Topics, baseTopicProblem, encodePayload, isRequestName, isStationId, isTableId,
+  BRIDGE_LEVEL, DEFAULT_BASE_TOPIC, TOPIC_SPECS, Topics, baseTopicProblem, encodePayload, isControllerId,
+  isRequestName, isStationId, isTableId, ownClientId,
   type ParsedTopic, type Topic, type TopicKind, type TopicPayloads, type TopicSpec,
 } from './topics.ts';

@@ -3,12 +3,30 @@
  * (`acl.ts`). Used by the contract tests and documented in docs/mqtt.md; an operator can paste its output.
  */
 import { CLIENT_PLACEHOLDER, ROLE_RULES, absoluteFilter, type Role } from './acl.ts';
+import { BRIDGE_LEVEL, isControllerId, isTableId } from './topics.ts';
 
 /** A broker account. */
 export interface BrokerAccount {
   /** Letters, digits, `_ . -` (Mosquitto's ACL file is line- and space-separated). */
   readonly username: string;
   readonly role: Role;
+  /**
+   * A controller at a venue (several controllers on one broker, docs/venue.md): its id and its tables. Its
+   * account may then write only its own bridge topics and its own tables' topics (and read those tables'
+   * requests), and read the other controllers' `bridge/+/status` and `bridge/+/tables` (the table id check).
+   * Without it a `controller` account may write everything under the base (one controller per broker).
+   */
+  readonly venue?: { readonly controller: string; readonly tables: readonly string[] };
+}
+
+/** The filters (relative to the base) a venue controller's account may read and write. */
+export function venueControllerRules(venue: NonNullable<BrokerAccount['venue']>): { readonly readwrite: string[]; readonly read: string[] } {
+  if (!isControllerId(venue.controller)) throw new Error(`invalid controller id ${JSON.stringify(venue.controller)}`);
+  for (const table of venue.tables) if (!isTableId(table)) throw new Error(`invalid table id ${JSON.stringify(table)}`);
+  return {
+    readwrite: [`${BRIDGE_LEVEL}/${venue.controller}/#`, ...venue.tables.map((t) => `${t}/#`)],
+    read: [`${BRIDGE_LEVEL}/+/status`, `${BRIDGE_LEVEL}/+/tables`],
+  };
 }
 
 const USERNAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -40,6 +58,13 @@ export function mosquittoAcl(base: string, accounts: readonly BrokerAccount[]): 
   }
   for (const account of accounts) {
     if (!isBrokerUsername(account.username)) throw new Error(`invalid broker username ${JSON.stringify(account.username)}`);
+    if (account.role === 'controller' && account.venue !== undefined) {
+      const venue = venueControllerRules(account.venue);
+      lines.push('', `# controller ${account.venue.controller}: its own bridge topics and tables`, `user ${account.username}`);
+      for (const rel of venue.readwrite) lines.push(`topic readwrite ${absoluteFilter(base, rel)}`);
+      for (const rel of venue.read) lines.push(`topic read ${absoluteFilter(base, rel)}`);
+      continue;
+    }
     const rule = ROLE_RULES[account.role];
     const read = rule.read.filter((rel) => !hasClient(rel));
     const write = rule.write.map((rel) => rel.split('/').map((l) => (l === CLIENT_PLACEHOLDER ? '+' : l)).join('/'));

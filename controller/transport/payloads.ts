@@ -3,6 +3,7 @@
  * are JSON, except the availability topics, which carry the bare strings `online`/`offline` as Zigbee2MQTT's
  * users expect.
  */
+import type { VenueNotice } from './venue.ts';
 import type { BuzzerView } from '../buzzer/view.ts';
 import type { HostDelaySnapshot } from '../kernel/stats.ts';
 import type { GameId } from '../rules/engine.ts';
@@ -27,12 +28,28 @@ declare const EVENT_BRAND: unique symbol;
  */
 export type PublicEvent = EventFields & { readonly [EVENT_BRAND]: 'public-event' };
 
-/** `<base>/bridge/status` and `<base>/<table>/status`. Retained; the last will is `offline`. */
+/** `<base>/bridge/<controller>/status` and `<base>/<table>/status`. Retained; the last will is `offline`. */
 export type Availability = 'online' | 'offline';
 
-/** `<base>/bridge/tables`: the tables this controller runs, so a dashboard can discover them. Retained. */
+/** `<base>/bridge/<controller>/tables`: the tables this controller runs, so a dashboard can discover them. Retained. */
 export interface BridgeTablesPayload {
   readonly tables: readonly BridgeTableEntry[];
+  /** The controller's id (the `<controller>` level of the topic). */
+  readonly controller?: string;
+  /** This start of the controller (see `epoch` on states and events). */
+  readonly epoch?: number;
+  /**
+   * Configured tables this controller did not start because another controller at the venue runs a table with
+   * that id (`TABLE_ID_TAKEN`, docs/venue.md). `owner` is that controller's id.
+   */
+  readonly refused?: readonly RefusedTable[];
+}
+
+/** A configured table a controller refused to start: its id is live under another controller. */
+export interface RefusedTable {
+  readonly id: string;
+  readonly code: 'TABLE_ID_TAKEN';
+  readonly owner: string;
 }
 
 /** One table in `bridge/tables`: its id, and what a dashboard needs to present it (all optional). */
@@ -55,7 +72,7 @@ export interface BridgeTableEntry {
 }
 
 /**
- * `<base>/bridge/health`: what the controller and its embedded broker refused since this start, so an operator
+ * `<base>/bridge/<controller>/health`: what the controller and its embedded broker refused since this start, so an operator
  * sees an attack or a misconfigured client without reading logs. Retained; republished at most once a second.
  */
 export interface BridgeHealthPayload {
@@ -92,6 +109,8 @@ export interface BridgeHealthPayload {
    * (docs/buzzer-hub.md, *The host term, measured on the running controller*).
    */
   readonly hub?: { readonly hostDelay: HostDelaySnapshot };
+  /** At a venue: what other controllers announced about this controller's tables (docs/venue.md). */
+  readonly venue?: { readonly notices: readonly VenueNotice[] };
 }
 
 /** Fields every table state carries. */

@@ -4,9 +4,13 @@
  *
  * Layout under a configurable base topic (default `zaptable`, may have several levels such as `club/zaptable`):
  *
- *   <base>/bridge/status               controller availability, retained, last will `offline`
- *   <base>/bridge/tables               tables this controller runs, retained
- *   <base>/bridge/health               what the controller and its broker refused, counted; retained
+ *   <base>/bridge/<controller>/status  controller availability, retained, last will `offline`
+ *   <base>/bridge/<controller>/tables  tables this controller runs, retained
+ *   <base>/bridge/<controller>/health  what the controller and its broker refused, counted; retained
+ *
+ * `<controller>` is the controller's id (`controller.id`, default the host name), so that several controllers
+ * share one broker and one base topic (a venue, docs/venue.md) without overwriting each other's retained
+ * topics or last wills.
  *   <base>/<table>/status              table availability, retained, last will `offline`
  *   <base>/<table>/state               public state, retained
  *   <base>/<table>/events              public event stream
@@ -52,9 +56,9 @@ export interface TopicSpec {
 
 /** The map itself. QoS 1 everywhere: a lost state or response costs more than a duplicate. */
 export const TOPIC_SPECS = {
-  bridgeStatus: { pattern: 'bridge/status', retained: true, qos: 1, publisher: 'controller', encoding: 'raw' },
-  bridgeTables: { pattern: 'bridge/tables', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
-  bridgeHealth: { pattern: 'bridge/health', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
+  bridgeStatus: { pattern: 'bridge/<controller>/status', retained: true, qos: 1, publisher: 'controller', encoding: 'raw' },
+  bridgeTables: { pattern: 'bridge/<controller>/tables', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
+  bridgeHealth: { pattern: 'bridge/<controller>/health', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
   status: { pattern: '<table>/status', retained: true, qos: 1, publisher: 'controller', encoding: 'raw' },
   state: { pattern: '<table>/state', retained: true, qos: 1, publisher: 'controller', encoding: 'json' },
   events: { pattern: '<table>/events', retained: false, qos: 1, publisher: 'controller', encoding: 'json' },
@@ -81,6 +85,11 @@ const REQUEST_NAME = /^[a-z0-9][a-z0-9-]{0,63}(\/[a-z0-9][a-z0-9-]{0,63}){0,3}$/
 /** Whether `id` can be a table id (one topic level of safe characters, not `bridge`). */
 export function isTableId(id: string): boolean {
   return ID.test(id) && id !== BRIDGE_LEVEL;
+}
+
+/** Whether `id` can be a controller id (one topic level of safe characters, as a table id). */
+export function isControllerId(id: string): boolean {
+  return ID.test(id);
 }
 
 /** Whether `id` can be a station id in a health topic. */
@@ -120,7 +129,7 @@ export function baseTopicProblem(base: string): string | undefined {
 
 /** A topic recognised by `Topics.parse`. */
 export type ParsedTopic =
-  | { readonly kind: 'bridgeStatus' | 'bridgeTables' | 'bridgeHealth' }
+  | { readonly kind: 'bridgeStatus' | 'bridgeTables' | 'bridgeHealth'; readonly controller: string }
   | { readonly kind: 'status' | 'state' | 'events' | 'audit'; readonly table: string }
   | { readonly kind: 'health'; readonly table: string; readonly station: string }
   | { readonly kind: 'request' | 'response'; readonly table: string; readonly client: string; readonly name: string };
@@ -150,16 +159,26 @@ export class Topics {
     this.base = base;
   }
 
-  bridgeStatus(): Topic<'bridgeStatus'> {
-    return `${this.base}/${BRIDGE_LEVEL}/status` as Topic<'bridgeStatus'>;
+  bridgeStatus(controller: string): Topic<'bridgeStatus'> {
+    return `${this.bridge(controller)}/status` as Topic<'bridgeStatus'>;
   }
 
-  bridgeTables(): Topic<'bridgeTables'> {
-    return `${this.base}/${BRIDGE_LEVEL}/tables` as Topic<'bridgeTables'>;
+  bridgeTables(controller: string): Topic<'bridgeTables'> {
+    return `${this.bridge(controller)}/tables` as Topic<'bridgeTables'>;
   }
 
-  bridgeHealth(): Topic<'bridgeHealth'> {
-    return `${this.base}/${BRIDGE_LEVEL}/health` as Topic<'bridgeHealth'>;
+  bridgeHealth(controller: string): Topic<'bridgeHealth'> {
+    return `${this.bridge(controller)}/health` as Topic<'bridgeHealth'>;
+  }
+
+  /** The subscription to one bridge topic of every controller under the base: `<base>/bridge/+/<kind>`. */
+  bridgeFilter(kind: 'status' | 'tables' | 'health'): string {
+    return `${this.base}/${BRIDGE_LEVEL}/+/${kind}`;
+  }
+
+  /** The subscription that receives every request to one table. */
+  tableRequestFilter(table: string): string {
+    return `${this.table(table)}/request/#`;
   }
 
   status(table: string): Topic<'status'> {
@@ -227,10 +246,11 @@ export class Topics {
     const [first, second, ...rest] = levels;
     if (first === undefined || second === undefined) return null;
     if (first === BRIDGE_LEVEL) {
-      if (levels.length !== 2) return null;
-      if (second === 'status') return { kind: 'bridgeStatus' };
-      if (second === 'tables') return { kind: 'bridgeTables' };
-      if (second === 'health') return { kind: 'bridgeHealth' };
+      const [kind] = rest;
+      if (levels.length !== 3 || !isControllerId(second)) return null;
+      if (kind === 'status') return { kind: 'bridgeStatus', controller: second };
+      if (kind === 'tables') return { kind: 'bridgeTables', controller: second };
+      if (kind === 'health') return { kind: 'bridgeHealth', controller: second };
       return null;
     }
     if (!isTableId(first)) return null;
@@ -247,6 +267,11 @@ export class Topics {
       return { kind: second, table, client, name: name.join('/') };
     }
     return null;
+  }
+
+  private bridge(controller: string): string {
+    if (!isControllerId(controller)) throw new Error(`invalid controller id ${JSON.stringify(controller)} (letters, digits, _ . -)`);
+    return `${this.base}/${BRIDGE_LEVEL}/${controller}`;
   }
 
   private table(table: string): string {

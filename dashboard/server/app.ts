@@ -33,6 +33,8 @@ export interface DashboardOptions {
   readonly mqtt: DashboardMqttOptions;
   /** The dashboard token (`dashboard.token`): controls need it; it is also the token sent with requests. */
   readonly token: string;
+  /** A venue dashboard: the token to send to each controller's tables, by controller id (see `requestRoutes`). */
+  readonly controllerTokens?: Readonly<Record<string, string>>;
   /** The tables run on the simulated hardware: the simulator panel is offered. Default false. */
   readonly simulated?: boolean;
   /** How long a control waits for the table's response, ms. Default 12000. */
@@ -138,7 +140,9 @@ export const dashboardApp: FastifyPluginAsync<DashboardOptions> = async (app, op
   options.liveStats?.(stats);
   await app.register(pageRoutes, { assets });
   await app.register(tableRoutes, { hub, simulated: options.simulated ?? false });
-  await app.register(requestRoutes, { hub, token: options.token });
+  await app.register(requestRoutes, {
+    hub, token: options.token, ...(options.controllerTokens === undefined ? {} : { controllerTokens: options.controllerTokens }),
+  });
   await app.register(historyRoutes, { hub, history, since: historySince });
   await app.register(configRoutes, { config: options.config, token: options.token });
   await app.register(recordRoutes, { hub, token: options.token });

@@ -58,6 +58,8 @@ export interface HubMessage {
 /** A table as the overview lists it. */
 export interface TableSummary {
   readonly id: string;
+  /** The controller whose `bridge/<controller>/tables` lists it; null when none does (yet). */
+  readonly controller: string | null;
   /** From `bridge/tables` when the controller publishes it. */
   readonly name: string;
   readonly status: 'online' | 'offline' | 'unknown';
@@ -131,7 +133,8 @@ export class MqttHub {
     if (this.client !== undefined) throw new Error('the MQTT hub is already started');
     const b = this.topics.base;
     // Exactly the public topics a referee may read (docs/mqtt.md): `<base>/#` would be refused.
-    const filters = [`${b}/bridge/status`, `${b}/bridge/tables`, `${b}/+/status`, `${b}/+/state`, `${b}/+/events`, `${b}/+/health/+`,
+    // `bridge/+/…`: every controller under the base (a venue has several, docs/venue.md).
+    const filters = [this.topics.bridgeFilter('status'), this.topics.bridgeFilter('tables'), `${b}/+/status`, `${b}/+/state`, `${b}/+/events`, `${b}/+/health/+`,
       this.topics.responseFilter(this.clientId)];
     const client = connect(this.options.url, {
       username: this.options.username,
@@ -236,13 +239,19 @@ export class MqttHub {
     return this.tableIds().includes(id);
   }
 
+  /** The controller that runs a table (the first, by id, whose `bridge/<controller>/tables` lists it). */
+  controllerOf(id: string): string | undefined {
+    return this.bridgeEntries().find((e) => e.id === id)?.controller;
+  }
+
   summary(id: string): TableSummary {
-    const entry = this.bridgeEntries().find((e) => e.id === id) ?? { id };
+    const found: Record<string, unknown> = this.bridgeEntries().find((e) => e.id === id) ?? { id };
+    const { controller, ...entry } = found;
     const status = this.retained.get(this.topics.status(id))?.payload;
     const state = this.state(id);
     const { id: _id, name, simulated, ...bridge } = entry;
     return {
-      id,
+      id, controller: typeof controller === 'string' ? controller : null,
       name: typeof name === 'string' ? name : id,
       status: status === 'online' || status === 'offline' ? status : 'unknown',
       mode: state?.mode ?? 'unknown',
@@ -314,10 +323,16 @@ export class MqttHub {
     return answer;
   }
 
-  private bridgeEntries(): (Record<string, unknown> & { readonly id: string })[] {
-    const payload = this.retained.get(this.topics.bridgeTables())?.payload;
-    if (!isRecord(payload) || !Array.isArray(payload.tables)) return [];
-    return payload.tables.filter((t): t is Record<string, unknown> & { id: string } => isRecord(t) && typeof t.id === 'string');
+  /** Every controller's `bridge/<controller>/tables` entries, each with its controller, controllers in id order. */
+  private bridgeEntries(): (Record<string, unknown> & { readonly id: string; readonly controller: string })[] {
+    const lists = [...this.retained.values()].filter((m) => m.parsed.kind === 'bridgeTables')
+      .map((m) => ({ controller: 'controller' in m.parsed ? m.parsed.controller : '', payload: m.payload }))
+      .sort((a, b) => a.controller.localeCompare(b.controller));
+    return lists.flatMap(({ controller, payload }) => {
+      if (!isRecord(payload) || !Array.isArray(payload.tables)) return [];
+      return payload.tables.filter((t): t is Record<string, unknown> & { id: string } => isRecord(t) && typeof t.id === 'string')
+        .map((t) => ({ ...t, controller }));
+    });
   }
 
   private onMessage(topic: string, bytes: Buffer, _retained: boolean): void {

@@ -32,6 +32,8 @@ const Status = Type.Union([Type.Literal('online'), Type.Literal('offline'), Type
 
 export const TableSummarySchema = Type.Object({
   id: Type.String(),
+  /** The controller whose `bridge/<controller>/tables` lists the table (a venue has several); null when none does. */
+  controller: Type.Union([Type.String(), Type.Null()]),
   name: Type.String(),
   status: Status,
   mode: Type.Union([Type.Literal('idle'), Type.Literal('game'), Type.Literal('buzzer'), Type.Literal('unknown')]),

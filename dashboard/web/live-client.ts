@@ -32,10 +32,18 @@ export interface TableData {
 const MAX_EVENTS = 200;
 const MAX_SAMPLES = 600;
 
+/** One controller under the base topic (a venue has several): its `bridge/<id>/status` and `bridge/<id>/tables`. */
+export interface ControllerData {
+  status: StateStatus;
+  tables: readonly BridgeTable[];
+}
+
 export class LiveStore {
   readonly tables = new Map<string, TableData>();
+  /** Every controller seen, by id. */
+  readonly controllers = new Map<string, ControllerData>();
+  /** Every controller's tables, each entry with its `controller` (controllers in id order). */
   bridge: readonly BridgeTable[] = [];
-  bridgeStatus: StateStatus = 'unknown';
   connected = false;
   /** The first snapshot has arrived whole (the server's `<base>/$snapshot` marker follows it). */
   synced = false;
@@ -72,6 +80,21 @@ export class LiveStore {
 
   bridgeEntry(id: string): BridgeTable | undefined {
     return this.bridge.find((b) => b.id === id);
+  }
+
+  /** The status of the controller that runs a table (`unknown` when no controller lists it). */
+  controllerStatus(table: string): StateStatus {
+    const controller = this.bridgeEntry(table)?.controller;
+    return controller === undefined ? 'unknown' : this.controllers.get(controller)?.status ?? 'unknown';
+  }
+
+  private controller(id: string): ControllerData {
+    let c = this.controllers.get(id);
+    if (c === undefined) {
+      c = { status: 'unknown', tables: [] };
+      this.controllers.set(id, c);
+    }
+    return c;
   }
 
   connect(): void {
@@ -140,11 +163,15 @@ export class LiveStore {
       return;
     }
     if (first === 'bridge') {
-      if (second === 'tables') {
+      // `bridge/<controller>/tables|status`: one entry per controller, so several controllers share the base.
+      if (second === undefined || levels.length !== 3) return;
+      const c = this.controller(second);
+      if (third === 'tables') {
         const tables = (payload as { tables?: unknown } | null)?.tables;
-        this.bridge = Array.isArray(tables) ? (tables as BridgeTable[]) : [];
-      } else if (second === 'status') {
-        this.bridgeStatus = payload === 'online' || payload === 'offline' ? payload : 'unknown';
+        c.tables = Array.isArray(tables) ? (tables as BridgeTable[]).map((t) => ({ ...t, controller: second })) : [];
+        this.bridge = [...this.controllers.keys()].sort().flatMap((id) => this.controllers.get(id)?.tables ?? []);
+      } else if (third === 'status') {
+        c.status = payload === 'online' || payload === 'offline' ? payload : 'unknown';
       }
       this.emit(undefined);
       return;

@@ -46,6 +46,8 @@ export interface BridgeTable {
   readonly pileStation?: string;
   /** The table's configured rules (a new game keeps them). */
   readonly rules?: Readonly<Record<string, unknown>>;
+  /** The controller that runs it: the `<controller>` level of the `bridge/<controller>/tables` topic listing it. */
+  readonly controller?: string;
 }
 
 /** A public event: its type, `seq`, `at` and the event's own fields. */

@@ -33,6 +33,7 @@ it('publishes the hub\'s measured host delay on bridge/health, and a stall of th
     '  kind: simulated',
     '  simulated: { bots: false, speed: 1 }',
     `  buzzerHub: { port: ${path.join(dir, 'no-such-tty')}, buttons: [{ id: buzzer-1, pin: 2 }, { id: buzzer-2, pin: 3 }], hostDelayMs: 40 }`,
+    'controller: { id: hub }',
     'mqtt:',
     `  baseTopic: ${BASE}`,
     '  broker: embedded',
@@ -52,9 +53,9 @@ it('publishes the hub\'s measured host delay on bridge/health, and a stall of th
   closers.push(() => client.endAsync(true));
   const healths: BridgeHealthPayload[] = [];
   client.on('message', (topic, payload) => {
-    if (topic === `${BASE}/bridge/health`) healths.push(JSON.parse(payload.toString()) as BridgeHealthPayload);
+    if (topic === `${BASE}/bridge/hub/health`) healths.push(JSON.parse(payload.toString()) as BridgeHealthPayload);
   });
-  await client.subscribeAsync(`${BASE}/bridge/health`, { qos: 1 });
+  await client.subscribeAsync(`${BASE}/bridge/hub/health`, { qos: 1 });
   const until = async (predicate: (h: BridgeHealthPayload) => boolean, what: string): Promise<BridgeHealthPayload> => {
     const deadline = Date.now() + 15_000;
     for (;;) {

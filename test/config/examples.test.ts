@@ -56,6 +56,20 @@ describe('example configurations', () => {
     expect(config.dashboard.mqtt.password).toBe('dashboard-password');
   });
 
+  it('venue-pi.yaml and venue-dashboard.yaml: a Pi at a venue and the venue dashboard with each Pi\'s token', () => {
+    const pi = example('venue-pi.yaml').config;
+    expect(pi.controller.id).toBe('pi-bar-1');
+    expect(pi.mqtt.broker).toBe('external');
+    expect(pi.dashboard.enabled).toBe(false);
+    const env = {
+      VENUE_REFEREE_TOKEN: 'venue-referee-token-0123', VENUE_DASHBOARD_MQTT_PASSWORD: 'dashboard-password',
+      PI_BAR_1_TOKEN: 'pi-bar-1-token-0123456', PI_BAR_2_TOKEN: 'pi-bar-2-token-0123456', PI_STAGE_TOKEN: 'pi-stage-token-0123456',
+    };
+    const dashboard = configOf(loadConfig({ file: path.join(examplesDir, 'venue-dashboard.yaml'), env, generateSecrets: false })).config;
+    expect(dashboard.dashboard.controllerTokens.map((c) => [c.controller, c.token]))
+      .toEqual([['pi-bar-1', env.PI_BAR_1_TOKEN], ['pi-bar-2', env.PI_BAR_2_TOKEN], ['pi-stage', env.PI_STAGE_TOKEN]]);
+  });
+
   it('killer-21.yaml: a simulated Killer-21 table, three bots and a seat for you, a pile station and tagged chips', () => {
     const { config } = example('killer-21.yaml');
     const [table] = config.tables;
@@ -84,6 +98,7 @@ describe('example configurations', () => {
     const named = [
       ['simulated', 'simulated.yaml'], ['table-4', 'table-4-seats.yaml'], ['killer-21', 'killer-21.yaml'],
       ['killer-21-table-deal', 'killer-21-table-deal.yaml'], ['buzzer-quiz', 'buzzer-quiz.yaml'], ['external-mosquitto', 'external-mosquitto.yaml'],
+      ['venue-pi', 'venue-pi.yaml'], ['venue-dashboard', 'venue-dashboard.yaml'],
     ] as const;
     // Every file in the folder can be printed by its name.
     expect(named.map(([, file]) => file).sort()).toEqual(readdirSync(examplesDir).filter((f) => f.endsWith('.yaml')).sort());

@@ -51,8 +51,8 @@ describe('/live', () => {
     const { socket, messages } = await open();
     await waitFor(() => messages.some((m) => m.topic === `${BASE}/t2/state`), 'snapshot');
     const topics = messages.map((m) => m.topic);
-    expect(topics[0]).toBe(`${BASE}/bridge/status`);
-    expect(topics).toContain(`${BASE}/bridge/tables`);
+    expect(topics[0]).toBe(`${BASE}/bridge/fake/status`);
+    expect(topics).toContain(`${BASE}/bridge/fake/tables`);
     for (const t of ['t1', 't2']) {
       expect(topics).toContain(`${BASE}/${t}/status`);
       expect(topics).toContain(`${BASE}/${t}/health/seat-1`);
@@ -90,7 +90,7 @@ describe('/live', () => {
     await harness.controller.apply('t2', { type: 'plays', plays: [{ player: 'ana', card: 'W1', at: 5 }] } as never);
     await waitFor(() => messages.slice(count).some((m) => m.topic === `${BASE}/t2/state`), 't2 change');
     expect(messages.some((m) => m.topic.startsWith(`${BASE}/t1/`))).toBe(false);
-    expect(messages.some((m) => m.topic === `${BASE}/bridge/tables`)).toBe(true);
+    expect(messages.some((m) => m.topic === `${BASE}/bridge/fake/tables`)).toBe(true);
     socket.close();
   });
 

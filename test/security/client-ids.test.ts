@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientIdOwners } from '../../controller/transport/client-id-owners.ts';
-import { BASE, BROKERS, CONTROLLER, Inbox, REFEREE, Referee, TOKEN, VIEWER, client, startRig, type Rig } from './support/rig.ts';
+import { BASE, BROKERS, RIG_CONTROLLER, CONTROLLER, Inbox, REFEREE, Referee, TOKEN, VIEWER, client, startRig, type Rig } from './support/rig.ts';
 
 let rig: Rig | undefined;
 const closers: (() => Promise<void>)[] = [];
@@ -50,7 +50,7 @@ describe.each(BROKERS)('client ids on %s', (broker) => {
     const watcherClient = await client(rig.brokerUrl, VIEWER);
     closers.push(async () => watcherClient.endAsync(true));
     const watcher = new Inbox(watcherClient);
-    await watcherClient.subscribeAsync([`${BASE}/t1/status`, `${BASE}/bridge/status`], { qos: 1 });
+    await watcherClient.subscribeAsync([`${BASE}/t1/status`, `${BASE}/bridge/${RIG_CONTROLLER}/status`], { qos: 1 });
     await watcher.waitFor(() => watcher.messages.find((m) => m.topic === `${BASE}/t1/status` && m.text === 'online'), 'online');
     const referee = await Referee.connect(rig.brokerUrl, `${REFEREE.username}-${randomBytes(8).toString('hex')}`);
     closers.push(async () => referee.close());

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BridgeHealthPayload, ResponsePayload } from '../../controller/transport/payloads.ts';
-import { BASE, BROKERS, Inbox, Referee, TOKEN, VIEWER, client, startRig, type Rig, type TableSpec } from './support/rig.ts';
+import { BASE, BROKERS, RIG_CONTROLLER, Inbox, Referee, TOKEN, VIEWER, client, startRig, type Rig, type TableSpec } from './support/rig.ts';
 
 let rig: Rig | undefined;
 const closers: (() => Promise<void>)[] = [];
@@ -37,8 +37,8 @@ describe.each(BROKERS)('a flood from one client on %s', (broker) => {
     const viewerClient = await client(rig.brokerUrl, VIEWER);
     closers.push(async () => viewerClient.endAsync(true));
     const viewer = new Inbox(viewerClient);
-    await viewerClient.subscribeAsync(`${BASE}/bridge/health`, { qos: 1 });
-    const health = (): BridgeHealthPayload | undefined => viewer.json(`${BASE}/bridge/health`).at(-1) as BridgeHealthPayload | undefined;
+    await viewerClient.subscribeAsync(`${BASE}/bridge/${RIG_CONTROLLER}/health`, { qos: 1 });
+    const health = (): BridgeHealthPayload | undefined => viewer.json(`${BASE}/bridge/${RIG_CONTROLLER}/health`).at(-1) as BridgeHealthPayload | undefined;
     await viewer.waitFor(health, 'the first bridge health');
 
     // 10,000 requests at once: valid score changes, malformed ones, and requests to the other table. None waits

@@ -6,7 +6,7 @@
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BridgeHealthPayload } from '../../controller/transport/payloads.ts';
-import { BASE, BROKERS, Inbox, Referee, VIEWER, client, startRig, type Rig } from './support/rig.ts';
+import { BASE, BROKERS, RIG_CONTROLLER, Inbox, Referee, VIEWER, client, startRig, type Rig } from './support/rig.ts';
 
 let rig: Rig | undefined;
 const closers: (() => Promise<void>)[] = [];
@@ -49,9 +49,9 @@ describe.each(BROKERS)('refusals on %s', (broker) => {
     const watcherClient = await client(rig.brokerUrl, VIEWER);
     closers.push(async () => watcherClient.endAsync(true));
     const watcher = new Inbox(watcherClient);
-    await watcherClient.subscribeAsync(`${BASE}/bridge/health`, { qos: 1 });
+    await watcherClient.subscribeAsync(`${BASE}/bridge/${RIG_CONTROLLER}/health`, { qos: 1 });
     const health = await watcher.waitFor(() => {
-      const latest = watcher.json(`${BASE}/bridge/health`).at(-1) as BridgeHealthPayload | undefined;
+      const latest = watcher.json(`${BASE}/bridge/${RIG_CONTROLLER}/health`).at(-1) as BridgeHealthPayload | undefined;
       return latest !== undefined && (latest.requests.errors.UNAUTHORIZED ?? 0) >= 30 ? latest : undefined;
     }, 'bridge health with the refusals');
     expect(typeof health.epoch).toBe('number');

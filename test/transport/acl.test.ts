@@ -25,7 +25,7 @@ describe('filterCovers', () => {
 
 describe('roles', () => {
   it('lets only the controller publish state, events, status and health', () => {
-    for (const topic of [`${BASE}/t1/state`, `${BASE}/t1/events`, `${BASE}/t1/status`, `${BASE}/t1/health/s1`, `${BASE}/bridge/tables`]) {
+    for (const topic of [`${BASE}/t1/state`, `${BASE}/t1/events`, `${BASE}/t1/status`, `${BASE}/t1/health/s1`, `${BASE}/bridge/pi-1/tables`]) {
       expect(mayPublish('controller', BASE, topic, 'c1')).toBe(true);
       expect(mayPublish('referee', BASE, topic, 'c1')).toBe(false);
       expect(mayPublish('viewer', BASE, topic, 'c1')).toBe(false);
@@ -62,7 +62,9 @@ describe('roles', () => {
       expect(maySubscribe(role, BASE, `${BASE}/+/state`, 'c1')).toBe(true);
       expect(maySubscribe(role, BASE, `${BASE}/t1/health/+`, 'c1')).toBe(true);
       expect(maySubscribe(role, BASE, `${BASE}/t1/response/#`, 'c1')).toBe(false);
-      expect(maySubscribe(role, BASE, `${BASE}/bridge/tables`, 'c1')).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/bridge/+/tables`, 'c1')).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/bridge/pi-1/status`, 'c1')).toBe(true);
+      expect(maySubscribe(role, BASE, `${BASE}/bridge/#`, 'c1')).toBe(false);
       expect(maySubscribe(role, BASE, `${BASE}/#`, 'c1')).toBe(false);
       expect(maySubscribe(role, BASE, `${BASE}/t1/request/#`, 'c1')).toBe(false);
       expect(mayReceive(role, BASE, `${BASE}/t1/request/roll`, 'c1')).toBe(false);
@@ -75,12 +77,28 @@ describe('mosquittoAcl', () => {
   it('writes one block per account from the same rules', () => {
     const text = mosquittoAcl(BASE, [{ username: 'zt-controller', role: 'controller' }, { username: 'dash', role: 'referee' }, { username: 'ov', role: 'viewer' }]);
     expect(text).toContain(`user zt-controller\ntopic readwrite ${BASE}/#\n`);
-    expect(text).toContain(`user dash\ntopic read ${BASE}/bridge/status`);
+    expect(text).toContain(`user dash\ntopic read ${BASE}/bridge/+/status`);
     expect(text).toContain(`topic write ${BASE}/+/request/+/#`);
     expect(text).toContain(`pattern read ${BASE}/+/response/%c/#`);
     const viewerBlock = text.slice(text.indexOf('user ov'));
     expect(viewerBlock).not.toContain('write');
     expect(viewerBlock).not.toContain('request');
+  });
+
+  it('gives a venue controller its own bridge topics and tables only, and the others\' status and tables to read', () => {
+    const text = mosquittoAcl(BASE, [
+      { username: 'pi-1', role: 'controller', venue: { controller: 'pi-1', tables: ['t1', 't2'] } },
+      { username: 'pi-2', role: 'controller', venue: { controller: 'pi-2', tables: ['t3'] } },
+    ]);
+    const block = text.slice(text.indexOf('user pi-1'), text.indexOf('# controller pi-2'));
+    expect(block.trim().split('\n')).toEqual([
+      'user pi-1',
+      `topic readwrite ${BASE}/bridge/pi-1/#`, `topic readwrite ${BASE}/t1/#`, `topic readwrite ${BASE}/t2/#`,
+      `topic read ${BASE}/bridge/+/status`, `topic read ${BASE}/bridge/+/tables`,
+    ]);
+    expect(text).not.toContain(`topic readwrite ${BASE}/#`);
+    expect(() => mosquittoAcl(BASE, [{ username: 'pi', role: 'controller', venue: { controller: 'a/b', tables: [] } }])).toThrow(/invalid controller id/);
+    expect(() => mosquittoAcl(BASE, [{ username: 'pi', role: 'controller', venue: { controller: 'pi', tables: ['bridge'] } }])).toThrow(/invalid table id/);
   });
 
   it('refuses usernames that would break the file', () => {

@@ -100,7 +100,7 @@ async function run(setup: WorldSetup, send: (m: WorldMessage) => void): Promise<
     publisher.publish(topics.state(tableId(i)), payload, { qos: 1, retain: true });
   };
   const tables = { tables: Array.from({ length: setup.tables }, (_, i) => ({ id: tableId(i) })) };
-  await publisher.publishAsync(topics.bridgeTables(), JSON.stringify(tables), { qos: 1, retain: true });
+  await publisher.publishAsync(topics.bridgeTables('bench'), JSON.stringify(tables), { qos: 1, retain: true });
   for (let i = 0; i < setup.tables; i++) {
     await publisher.publishAsync(topics.status(tableId(i)), 'online', { qos: 1, retain: true });
     publish(i);

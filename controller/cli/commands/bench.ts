@@ -41,6 +41,7 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   fairness: 'races on the controller as `zaptable start` builds it, under five USB link models, against the true times',
   buzzer: 'buzzer mode: press → winner on a viewer latency, and the fairness table for stations and hub buttons',
   dashboard: 'many tables publishing, many browser viewers: MQTT → viewer latency, server CPU and memory',
+  venue: 'N controller processes on one Mosquitto with viewers: sensor → viewer latency, broker and controller CPU and RSS',
   eventlog: 'SQLite event log append throughput and commit latency',
   flood: 'one client floods the tables with requests: a calm referee\'s and a viewer\'s latency, answers, memory',
   soak: 'the demo with bots at 4 tables for a given time: RSS and heap every 10 s, and their slopes',
@@ -55,6 +56,7 @@ const LOADERS: Readonly<Record<string, Command['load']>> = {
   buzzer: async () => import('./bench-buzzer.ts').then((m) => ({ help: m.benchBuzzerHelp, run: m.benchBuzzerCommand })),
   dashboard: async () => import('./bench-dashboard.ts')
     .then((m) => ({ help: m.benchDashboardHelp, run: m.benchDashboardCommand })),
+  venue: async () => import('./bench-venue.ts').then((m) => ({ help: m.benchVenueHelp, run: m.benchVenueCommand })),
   eventlog: async () => Promise.resolve({ help: eventLogHelp, run: benchEventLogCommand }),
   flood: async () => import('./bench-flood.ts').then((m) => ({ help: m.benchFloodHelp, run: m.benchFloodCommand })),
   soak: async () => import('./bench-soak.ts').then((m) => ({ help: m.benchSoakHelp, run: m.benchSoakCommand })),

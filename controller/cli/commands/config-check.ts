@@ -11,7 +11,7 @@ import { parse, UsageError } from '../args.ts';
 import type { Output } from '../output.ts';
 
 export const configHelp = `zaptable config check [FILE] [--json]
-zaptable config example [simulated|table-4|killer-21|killer-21-table-deal|buzzer-quiz|external-mosquitto]
+zaptable config example [simulated|table-4|killer-21|killer-21-table-deal|buzzer-quiz|external-mosquitto|venue-pi|venue-dashboard]
 zaptable config reference
 
 check      validates FILE (default: $ZAPTABLE_CONFIG, else ./zaptable.yaml, else the built-in demo)
@@ -20,7 +20,8 @@ check      validates FILE (default: $ZAPTABLE_CONFIG, else ./zaptable.yaml, else
 example    prints an example file: simulated (the demo), table-4 (a real 4-seat table on serial
            stations), killer-21 (a simulated Killer-21 table), killer-21-table-deal (a real Killer-21
            table dealing a real deck), buzzer-quiz (a buzzer table for events), external-mosquitto
-           (an external broker with TLS).
+           (an external broker with TLS), venue-pi and venue-dashboard (a Pi per table on a venue's
+           broker, and the dashboard for the room: docs/venue.md).
 reference  prints every key with its type, default and meaning (Markdown).
 
   --json    check: print the result as JSON (errors, or the masked configuration and notes)

@@ -11,8 +11,11 @@ import type { Output } from '../output.ts';
 
 export const dashboardHelp = `zaptable dashboard [--config FILE] [--host HOST] [--port PORT] [--broker URL]
 
-Serves the live dashboard for every table under the configured base topic, connected to the
-broker as the dashboard's identity. Viewing needs no login; controls need dashboard.token.
+Serves the live dashboard for every table of every controller under the configured base topic
+(one controller, or a venue of several on one broker: docs/venue.md), connected to the broker as the
+dashboard's identity. Viewing needs no login; controls need dashboard.token. A request goes to the
+controller that runs the table, with that controller's token from dashboard.controllerTokens
+(dashboard.token for a controller not listed).
 
   --config FILE   the configuration (default ./zaptable.yaml or $ZAPTABLE_CONFIG)
   --host HOST     listen address (default dashboard.host)
@@ -68,6 +71,7 @@ export async function dashboardCommand(
     host: values.host ?? config.dashboard.host,
     port: intOption(values.port, 'port', config.dashboard.port, 1, 65_535),
     token,
+    controllerTokens: Object.fromEntries(config.dashboard.controllerTokens.map((c) => [c.controller, c.token])),
     simulated: config.hardware.kind === 'simulated',
     config: maskSecrets(config),
     mqtt: { url, username: config.dashboard.mqtt.username, password: config.dashboard.mqtt.password ?? '', baseTopic: config.mqtt.baseTopic },

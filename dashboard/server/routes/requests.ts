@@ -18,6 +18,11 @@ export interface RequestRoutesOptions {
   readonly hub: MqttHub;
   /** The dashboard token from the configuration: what the browser must present, and what goes to the table. */
   readonly token: string;
+  /**
+   * A venue dashboard: the token each controller accepts, by controller id (`dashboard.controllerTokens`). A
+   * request goes with the token of the controller that runs the table; a controller not listed gets `token`.
+   */
+  readonly controllerTokens?: Readonly<Record<string, string>>;
 }
 
 export const tokenDigest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
@@ -32,7 +37,7 @@ export function bearer(header: string | undefined): string | undefined {
   return match?.[1]?.trim();
 }
 
-export const requestRoutes: FastifyPluginAsync<RequestRoutesOptions> = async (fastify, { hub, token }) => {
+export const requestRoutes: FastifyPluginAsync<RequestRoutesOptions> = async (fastify, { hub, token, controllerTokens = {} }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const expected = tokenDigest(token);
   app.post('/api/tables/:table/requests/*', {
@@ -52,8 +57,9 @@ export const requestRoutes: FastifyPluginAsync<RequestRoutesOptions> = async (fa
     if (!hub.hasTable(table)) throw new DashboardError('TABLE_NOT_FOUND', table);
     // The envelope fields are the dashboard's, never the browser's.
     const { token: _t, transaction: _x, ...params }: Record<string, unknown> = req.body.params ?? {};
-    req.log.info({ table, request: name }, 'relaying a referee request');
-    return hub.request(table, name, params, token);
+    const controller = hub.controllerOf(table);
+    req.log.info({ table, controller, request: name }, 'relaying a referee request');
+    return hub.request(table, name, params, (controller === undefined ? undefined : controllerTokens[controller]) ?? token);
   });
   // The token field checks the token here rather than trusting it: after a restart with a generated token the
   // old one is refused, and the page must say so before a control is refused. Publishes nothing.

@@ -1,6 +1,7 @@
 /**
- * The overview of every table: its name, status online/offline, the game, the players, the phase, and the
- * stations' health at a glance (one dot per station, with its name in words).
+ * The overview of every table of every controller under the base topic: its name, the controller that runs
+ * it, status online/offline, the game, the players, the phase, and the stations' health at a glance (one dot
+ * per station, with its name in words).
  */
 import { statusBadge } from '../common.ts';
 import { h, replace } from '../dom.ts';
@@ -46,6 +47,16 @@ function miniBoard(t: TableData, nameOf: NameOf): HTMLElement | null {
   return h('div', { class: 'mini-host', 'data-testid': 'mini-board' }, picture);
 }
 
+/**
+ * One station's dot. While its table is offline (its Pi dropped off the network) the station's last report is
+ * not news: it is shown as unknown, in words too, rather than green.
+ */
+function stationDot(s: { readonly station: string; readonly online: boolean }, tableOffline: boolean): HTMLElement {
+  if (tableOffline) return h('span', { class: 'dot unknown', title: `${s.station}: unknown (the table is offline)` }, `${s.station} ?`);
+  return h('span', { class: `dot ${s.online ? 'up' : 'down'}`, title: `${s.station}: ${s.online ? 'online' : 'offline'}` },
+    `${s.station} ${s.online ? '●' : '○'}`);
+}
+
 export class OverviewPage {
   readonly element = h('div', { class: 'overview' });
 
@@ -68,13 +79,14 @@ export class OverviewPage {
               bridge?.simulated === true ? h('span', { class: 'badge sim' }, 'simulated') : null,
               miniBoard(t, nameOf),
               h('dl', {},
+                // At a venue the tables of several controllers (one Pi each) share the overview.
+                h('dt', {}, 'controller'), h('dd', { 'data-testid': 'controller' }, bridge?.controller ?? '—'),
                 h('dt', {}, 'game'), h('dd', { 'data-testid': 'game' }, line.game),
                 h('dt', {}, 'players'), h('dd', { 'data-testid': 'players' }, line.players),
                 h('dt', {}, 'phase'), h('dd', { 'data-testid': 'phase' }, line.phase)),
               h('div', { class: 'station-dots', role: 'group', 'aria-label': 'Stations' },
                 stations.length === 0 ? h('span', { class: 'muted' }, 'no station health') :
-                    stations.map((s) => h('span', { class: `dot ${s.online ? 'up' : 'down'}`, title: `${s.station}: ${s.online ? 'online' : 'offline'}` },
-                      `${s.station} ${s.online ? '●' : '○'}`))),
+                    stations.map((s) => stationDot(s, t.status === 'offline'))),
               // One nav landmark per card: each needs its own name.
               h('nav', { class: 'card-links', 'aria-label': `${bridge?.name ?? id}: pages` },
                 h('a', { href: `#/table/${encodeURIComponent(id)}` }, t.state?.mode === 'buzzer' ? 'big screen' : 'game'), ' · ',

@@ -143,9 +143,9 @@ beforeAll(async () => {
     host: '127.0.0.1', port: 0, token: TOKEN, simulated: true,
     mqtt: { url: broker.url, username: USERS.dashboard.username, password: USERS.dashboard.password, baseTopic: BASE },
   });
-  await controller.publishAsync(topics.bridgeStatus(), 'online', { qos: 1, retain: true });
+  await controller.publishAsync(topics.bridgeStatus('pi-1'), 'online', { qos: 1, retain: true });
   const tables = [{ id: TABLE, name: 'Killer table', mode: 'killer-21', simulated: true, seats: SEATS.map((s, i) => ({ ...s, station: `seat-${i + 1}` })), pileStation: 'pile' }];
-  await controller.publishAsync(topics.bridgeTables(), JSON.stringify({ tables }), { qos: 1, retain: true });
+  await controller.publishAsync(topics.bridgeTables('pi-1'), JSON.stringify({ tables }), { qos: 1, retain: true });
   await controller.publishAsync(topics.status(TABLE), 'online', { qos: 1, retain: true });
   // A recorded position: counter-clockwise, total 12, lives 5/3/2/4; A holds the Killer.
   const setup = killer21Engine.fromScenario({

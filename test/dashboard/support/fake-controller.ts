@@ -38,6 +38,8 @@ export interface FakeControllerOptions {
   readonly tables: readonly FakeTableSpec[];
   /** Milliseconds to wait before answering a request (to test timeouts); default 0. */
   readonly answerDelayMs?: number;
+  /** Its id, the `<controller>` level of its bridge topics (default `fake`): several share a broker at a venue. */
+  readonly controllerId?: string;
 }
 
 interface TableRuntime {
@@ -71,8 +73,11 @@ export class FakeController {
   private client: MqttClient | undefined;
   private clock = 1_760_000_000_000;
 
+  readonly controllerId: string;
+
   constructor(private readonly options: FakeControllerOptions) {
     this.topics = new Topics(options.baseTopic);
+    this.controllerId = options.controllerId ?? 'fake';
     for (const spec of options.tables) {
       const engine = getEngine(spec.game);
       const table: TableRuntime = {
@@ -90,7 +95,7 @@ export class FakeController {
     const client = connect(this.options.url, {
       username: this.options.username, password: this.options.password, clientId: `fake-controller-${process.pid}-${Date.now()}`,
       protocolVersion: 4, reconnectPeriod: 500,
-      will: { topic: this.topics.bridgeStatus(), payload: Buffer.from('offline'), qos: 1, retain: true },
+      will: { topic: this.topics.bridgeStatus(this.controllerId), payload: Buffer.from('offline'), qos: 1, retain: true },
     });
     this.client = client;
     await new Promise<void>((resolve, reject) => {
@@ -103,8 +108,9 @@ export class FakeController {
       if (packet.retain) return;
       void this.onRequest(topic, payload);
     });
-    await client.subscribeAsync(`${this.topics.base}/+/request/#`, { qos: 1 });
-    await this.publish(this.topics.bridgeStatus(), 'online', true);
+    // Its own tables' requests only, as a controller at a venue: another controller's tables are not its to answer.
+    await client.subscribeAsync([...this.tables.keys()].map((id) => this.topics.tableRequestFilter(id)), { qos: 1 });
+    await this.publish(this.topics.bridgeStatus(this.controllerId), 'online', true);
     await this.publishBridge();
     for (const table of this.tables.values()) {
       await this.publish(this.topics.status(table.spec.id), 'online', true);
@@ -125,7 +131,7 @@ export class FakeController {
     this.client = undefined;
     if (client === undefined) return;
     for (const id of this.tables.keys()) await this.publish(this.topics.status(id), 'offline', true);
-    await this.publish(this.topics.bridgeStatus(), 'offline', true);
+    await this.publish(this.topics.bridgeStatus(this.controllerId), 'offline', true);
     await client.endAsync();
   }
 
@@ -176,7 +182,7 @@ export class FakeController {
       id: t.spec.id, name: t.spec.name ?? t.spec.id, mode: t.game, simulated: true,
       seats: t.players.map((p, i) => ({ id: p, station: `seat-${i + 1}` })),
     }));
-    await this.publish(this.topics.bridgeTables(), JSON.stringify({ tables }), true);
+    await this.publish(this.topics.bridgeTables(this.controllerId), JSON.stringify({ tables }), true);
   }
 
   private async publishHealth(t: TableRuntime, station: string): Promise<void> {

@@ -16,6 +16,9 @@ import type { ResponsePayload } from '../../../controller/transport/payloads.ts'
 
 export type BrokerKind = 'embedded' | 'mosquitto';
 
+/** The rig's controller id: its bridge topics are `<base>/bridge/rig/…`. */
+export const RIG_CONTROLLER = 'rig';
+
 export const BASE = 'sec';
 export const CONTROLLER = { username: 'sec-controller', password: 'controller-password-1', role: 'controller' as const };
 export const REFEREE = { username: 'sec-referee', password: 'referee-password-1', role: 'referee' as const };
@@ -77,6 +80,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     'tables:',
     ...tableYaml(options.tables),
     'hardware: { kind: simulated, simulated: { speed: 10, bots: false } }',
+    `controller: { id: ${RIG_CONTROLLER} }`,
     'mqtt:',
     `  baseTopic: ${BASE}`,
     `  broker: ${external ? 'external' : 'embedded'}`,

@@ -83,7 +83,7 @@ export function describeMqttContract(factory: BrokerFactory): void {
       const transport = new ControllerTransport({
         url: `mqtt://127.0.0.1:${proxyPort}`, username: CONTROLLER.username, password: CONTROLLER.password, baseTopic: BASE,
         tables: [table], tokens: [{ id: 'head-referee', token: TOKEN, role: 'referee' }],
-        clientIdPrefix: `contract-${table}`, reconnectPeriodMs: 100, requestTimeoutMs: 5000,
+        clientIdPrefix: `contract-${table}`, controllerId: `pi-${table}`, reconnectPeriodMs: 100, requestTimeoutMs: 5000,
       });
       const calls: Call[] = [];
       transport.onRequest('roll', async (params, context) => {
@@ -117,13 +117,14 @@ export function describeMqttContract(factory: BrokerFactory): void {
         const { table, probe } = await rig();
         const viewer = await probe(VIEWER);
         await viewer.subscribe(topics.status(table));
-        await viewer.subscribe(topics.bridgeTables());
-        await viewer.subscribe(topics.bridgeStatus());
+        // Every controller's bridge topics carry its id (several controllers share a venue's broker).
+        await viewer.subscribe(topics.bridgeFilter('tables'));
+        await viewer.subscribe(topics.bridgeFilter('status'));
         const status = await viewer.waitOn(topics.status(table), (t) => t === 'online', 'table online');
         expect(status.retained).toBe(true);
-        await viewer.waitOn(topics.bridgeStatus(), (t) => t === 'online', 'bridge online');
-        const listed = await viewer.waitFor((m) => m.topic === topics.bridgeTables() && m.retained, 'the table list');
-        expect(parse(listed.text)).toEqual({ tables: [{ id: table }] });
+        await viewer.waitOn(topics.bridgeStatus(`pi-${table}`), (t) => t === 'online', 'bridge online');
+        const listed = await viewer.waitFor((m) => m.topic === topics.bridgeTables(`pi-${table}`) && m.retained, 'the table list');
+        expect(parse(listed.text)).toEqual({ tables: [{ id: table }], controller: `pi-${table}` });
       });
 
       it('serves the public state to a late subscriber, without any hidden card', async () => {
