@@ -19,6 +19,7 @@ import {
 } from '../transport/index.ts';
 import { registerBuzzerHandlers } from './buzzer-handlers.ts';
 import { buzzerPublisherOf } from './buzzer-publisher.ts';
+import { eventHistoryOf } from './event-history-adapter.ts';
 import { runtimePublisherOf } from './publisher-adapter.ts';
 import { registerRequestHandlers } from './request-handlers.ts';
 import { SIMULATED_WEIGHTS, simulatedRegistry } from './simulated-items.ts';
@@ -120,7 +121,7 @@ export class ControllerApp {
       baseTopic: config.mqtt.baseTopic, tables: tables.map((t) => t.id), describe: describeTables(tables, simulatedKind),
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
-      transactionStore: transactionStoreOf(log),
+      transactionStore: transactionStoreOf(log), history: eventHistoryOf(log),
       ...requestLimitsOf(config), epoch: this.epoch,
     });
     this.transport = transport;

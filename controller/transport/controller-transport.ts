@@ -19,6 +19,7 @@ import type { RateLimitSettings } from './rate-limit.ts';
 import type { RequestQueueOptions } from './request-queue.ts';
 import type { TransactionStore } from './transaction-cache.ts';
 import { TableChannel } from './table-channel.ts';
+import { historyPage, type EventHistory } from './event-history.ts';
 import { AuditTrail } from './audit-log.ts';
 import { DEFAULT_BASE_TOPIC, Topics, encodePayload, isTableId, ownClientId } from './topics.ts';
 
@@ -52,6 +53,12 @@ export interface ControllerTransportOptions {
   readonly epoch?: number;
   /** Where answers to transactions are kept (default in memory; the app passes the event log's). */
   readonly transactionStore?: TransactionStore;
+  /**
+   * Where every published event is recorded and read back (the app passes the event log's): events a table
+   * could not send while disconnected are replayed at the reconnection, and the `history` request answers
+   * from it (docs/venue-offline.md). Without it, events of a disconnected period are dropped.
+   */
+  readonly history?: EventHistory;
   readonly reconnectPeriodMs?: number;
   readonly keepaliveS?: number;
   readonly logger?: TransportLogger;
@@ -69,6 +76,8 @@ export class ControllerTransport {
   private readonly bridge: MqttConnection;
   private readonly channels = new Map<string, { readonly channel: TableChannel; readonly connection: MqttConnection }>();
   private readonly logger: TransportLogger;
+  /** When this transport was made: the epoch when the options give none. */
+  private readonly created = Date.now();
 
   /** Throws on an invalid base topic, table id or token (configuration errors, at start-up). */
   constructor(options: ControllerTransportOptions) {
@@ -83,19 +92,24 @@ export class ControllerTransport {
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
       ...(options.requestQueue === undefined ? {} : { queue: options.requestQueue }),
       audit: {
-        trail: new AuditTrail({ epoch: options.epoch ?? Date.now() }),
+        trail: new AuditTrail({ epoch: options.epoch ?? this.created }),
         publish: (table, payload) => {
           this.channels.get(table)?.channel.publishAudit(payload).catch(() => undefined);
         },
       },
     });
+    const epoch = options.epoch ?? this.created;
+    const history = options.history;
+    if (history !== undefined) {
+      this.requests.onRequest('history', async (params, { table }) => ({ ok: true, data: historyPage(history, table, epoch, params) }));
+    }
     const prefix = options.clientIdPrefix ?? ownClientId(options.username, randomBytes(8).toString('hex'));
     this.bridge = this.connection(prefix, this.topics.bridgeStatus(), logger);
     for (const table of options.tables) {
       if (!isTableId(table)) throw new Error(`invalid table id ${JSON.stringify(table)}`);
       if (this.channels.has(table)) throw new Error(`table ${table} is listed twice`);
       const connection = this.connection(`${prefix}-${table}`, this.topics.status(table), logger);
-      const channel = new TableChannel({ table, topics: this.topics, connection, logger });
+      const channel = new TableChannel({ table, topics: this.topics, connection, logger, epoch, ...(history === undefined ? {} : { history }) });
       this.channels.set(table, { channel, connection });
     }
   }

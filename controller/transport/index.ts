@@ -31,6 +31,9 @@ export {
   type RequestHandler, type RequestName, type RequestParams, type RequestSpec,
 } from './requests.ts';
 export { TableChannel, type TableChannelOptions } from './table-channel.ts';
+export {
+  HISTORY_DEFAULT_EVENTS, HISTORY_MAX_BYTES, HISTORY_MAX_EVENTS, historyPage, type EventHistory, type RecordedEvent,
+} from './event-history.ts';
 export { MemoryTransactionStore, transactionKey, type TransactionStore } from './transaction-cache.ts';
 export {
   BRIDGE_LEVEL, DEFAULT_BASE_TOPIC, TOPIC_SPECS, Topics, baseTopicProblem, encodePayload, isRequestName, isStationId, isTableId,
