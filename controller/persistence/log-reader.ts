@@ -133,7 +133,9 @@ export class LogReader {
    * A table's public events of one controller start (`epoch`) with `seq >= fromSeq`, oldest first, at most
    * `limit`: the JSON text each was published with (docs/venue-offline.md).
    */
-  publicEvents(tableId: string, epoch: number, fromSeq: number, limit: number): { readonly seq: number; readonly payload: string }[] {
+  publicEvents(
+    tableId: string, epoch: number, fromSeq: number, limit: number,
+  ): { readonly seq: number; readonly payload: string }[] {
     this.publicEventsFrom ??= this.db.prepare(`SELECT seq, payload FROM public_events
       WHERE table_id = ? AND epoch = ? AND seq >= ? ORDER BY seq LIMIT ?`);
     return this.publicEventsFrom.all(tableId, epoch, fromSeq, limit);

@@ -101,7 +101,7 @@ export class ControllerTransport {
     const epoch = options.epoch ?? this.created;
     const history = options.history;
     if (history !== undefined) {
-      this.requests.onRequest('history', async (params, { table }) => ({ ok: true, data: historyPage(history, table, epoch, params) }));
+      this.requests.onRequest('history', (params, { table }) => Promise.resolve({ ok: true, data: historyPage(history, table, epoch, params) }));
     }
     const prefix = options.clientIdPrefix ?? ownClientId(options.username, randomBytes(8).toString('hex'));
     this.bridge = this.connection(prefix, this.topics.bridgeStatus(), logger);
@@ -109,7 +109,9 @@ export class ControllerTransport {
       if (!isTableId(table)) throw new Error(`invalid table id ${JSON.stringify(table)}`);
       if (this.channels.has(table)) throw new Error(`table ${table} is listed twice`);
       const connection = this.connection(`${prefix}-${table}`, this.topics.status(table), logger);
-      const channel = new TableChannel({ table, topics: this.topics, connection, logger, epoch, ...(history === undefined ? {} : { history }) });
+      const channel = new TableChannel({
+        table, topics: this.topics, connection, logger, epoch, ...(history === undefined ? {} : { history }),
+      });
       this.channels.set(table, { channel, connection });
     }
   }

@@ -4,6 +4,7 @@
  * the controller's event log read by the test itself.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { connect, type MqttClient } from 'mqtt';
@@ -68,7 +69,8 @@ export function startController(config: string): ControllerProcess {
 
 /** The configuration of a controller with simulated tables (bots at 10× speed) on an external broker. */
 export function controllerConfig(options: {
-  readonly brokerUrl: string; readonly directory: string; readonly tables: readonly { readonly id: string; readonly mode: string }[];
+  readonly brokerUrl: string; readonly directory: string;
+  readonly tables: readonly { readonly id: string; readonly mode: string }[];
 }): string {
   const seats: Record<string, string> = {
     'zapp-zerapp': '[{ id: red }, { id: green }, { id: blue }]',
@@ -107,9 +109,11 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-export async function record(url: string, filters: readonly string[], login?: { readonly username: string; readonly password: string }): Promise<Recorder> {
+export async function record(
+  url: string, filters: readonly string[], login?: { readonly username: string; readonly password: string }, clientId?: string,
+): Promise<Recorder> {
   const client = connect(url, {
-    protocolVersion: 4, clean: true, reconnectPeriod: 500, clientId: `rec-${Math.random().toString(16).slice(2, 10)}`,
+    protocolVersion: 4, clean: true, reconnectPeriod: 500, clientId: clientId ?? `rec-${randomBytes(4).toString('hex')}`,
     ...(login === undefined ? {} : { username: login.username, password: login.password }),
   });
   const messages: Received[] = [];
@@ -127,7 +131,7 @@ export async function record(url: string, filters: readonly string[], login?: { 
 }
 
 /** The public events of one table and controller start, as the controller's log holds them (the test reads it). */
-export function loggedEvents(database: string, table: string, epoch: number): { readonly seq: number; readonly payload: string }[] {
+export function loggedEvents(database: string, table: string, epoch: number): ReturnType<EventLog['reader']['publicEvents']> {
   const opened = EventLog.open(database, { readonly: true });
   if (!opened.ok) throw new Error(opened.message);
   try {
