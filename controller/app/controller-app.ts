@@ -121,7 +121,7 @@ export class ControllerApp {
       baseTopic: config.mqtt.baseTopic, tables: tables.map((t) => t.id), describe: describeTables(tables, simulatedKind),
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
-      transactionStore: transactionStoreOf(log), history: eventHistoryOf(log),
+      transactionStore: transactionStoreOf(log), history: eventHistoryOf(log), ...venueLinkOf(config),
       ...requestLimitsOf(config), epoch: this.epoch,
     });
     this.transport = transport;
@@ -292,6 +292,18 @@ function describeTables(tables: readonly TableConfig[], simulated: boolean): Rec
 }
 
 /** The request limits of `mqtt.requests` (docs/mqtt.md, "Limits"). */
+/** The venue broker the controller links to besides its own (`mqtt.venue`; docs/venue-offline.md), if any. */
+function venueLinkOf(config: ZaptableConfig): Pick<ControllerTransportOptions, 'venue'> {
+  const venue = config.mqtt.venue;
+  if (venue.url === undefined) return {};
+  return {
+    venue: {
+      url: venue.url, username: venue.username, password: venue.password ?? '',
+      tls: { rejectUnauthorized: venue.tls.rejectUnauthorized },
+    },
+  };
+}
+
 function requestLimitsOf(config: ZaptableConfig): Pick<ControllerTransportOptions, 'rateLimit' | 'requestQueue'> {
   const r = config.mqtt.requests;
   return {

@@ -59,9 +59,24 @@ export interface ControllerTransportOptions {
    * from it (docs/venue-offline.md). Without it, events of a disconnected period are dropped.
    */
   readonly history?: EventHistory;
+  /**
+   * A venue broker to link to besides `url` (docs/venue-offline.md): every table and the bridge topics are
+   * published there too, each table with its own last will, and requests arriving there are answered there.
+   * The tables play on `url` (the Pi's embedded broker: the table's own page, local clients) whatever the
+   * venue link does; what the venue missed while unreachable is replayed from `history` at the reconnection.
+   */
+  readonly venue?: VenueLinkOptions;
   readonly reconnectPeriodMs?: number;
   readonly keepaliveS?: number;
   readonly logger?: TransportLogger;
+}
+
+/** The venue broker a controller links to besides its own (`ControllerTransportOptions.venue`). */
+export interface VenueLinkOptions {
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  readonly tls?: MqttTlsOptions;
 }
 
 export interface TransportStats {
@@ -74,7 +89,12 @@ export class ControllerTransport {
   readonly requests: RequestDispatcher;
   private readonly options: ControllerTransportOptions;
   private readonly bridge: MqttConnection;
-  private readonly channels = new Map<string, { readonly channel: TableChannel; readonly connection: MqttConnection }>();
+  /** The bridge connection to the venue broker, when linked to one. */
+  private readonly venueBridge: MqttConnection | undefined;
+  private readonly channels = new Map<string, {
+    readonly channel: TableChannel; readonly connection: MqttConnection; readonly venue: MqttConnection | undefined;
+  }>();
+
   private readonly logger: TransportLogger;
   /** When this transport was made: the epoch when the options give none. */
   private readonly created = Date.now();
@@ -103,16 +123,23 @@ export class ControllerTransport {
     if (history !== undefined) {
       this.requests.onRequest('history', (params, { table }) => Promise.resolve({ ok: true, data: historyPage(history, table, epoch, params) }));
     }
-    const prefix = options.clientIdPrefix ?? ownClientId(options.username, randomBytes(8).toString('hex'));
+    const random = randomBytes(8).toString('hex');
+    const prefix = options.clientIdPrefix ?? ownClientId(options.username, random);
     this.bridge = this.connection(prefix, this.topics.bridgeStatus(), logger);
+    const venue = options.venue;
+    // On the venue broker the ids start with the venue account's name (a zaptable broker reserves them so).
+    const venuePrefix = venue === undefined ? prefix : options.clientIdPrefix ?? ownClientId(venue.username, random);
+    this.venueBridge = venue === undefined ? undefined : this.connection(venuePrefix, this.topics.bridgeStatus(), logger, venue);
     for (const table of options.tables) {
       if (!isTableId(table)) throw new Error(`invalid table id ${JSON.stringify(table)}`);
       if (this.channels.has(table)) throw new Error(`table ${table} is listed twice`);
       const connection = this.connection(`${prefix}-${table}`, this.topics.status(table), logger);
+      const venueConnection = venue === undefined ? undefined : this.connection(`${venuePrefix}-${table}`, this.topics.status(table), logger, venue);
       const channel = new TableChannel({
         table, topics: this.topics, connection, logger, epoch, ...(history === undefined ? {} : { history }),
+        ...(venueConnection === undefined ? {} : { mirrors: [venueConnection] }),
       });
-      this.channels.set(table, { channel, connection });
+      this.channels.set(table, { channel, connection, venue: venueConnection });
     }
   }
 
@@ -135,8 +162,19 @@ export class ControllerTransport {
     // Stored before connecting, so the first connect publishes it with everything else.
     void this.bridge.setRetained(this.topics.bridgeTables(), encodePayload('bridgeTables', tables));
     await this.bridge.subscribe(this.topics.requestFilter(), (topic, payload, retained) => {
-      this.answerRequest(topic, payload, retained);
+      this.answerRequest(topic, payload, retained, this.bridge);
     });
+    const venueBridge = this.venueBridge;
+    if (venueBridge !== undefined) {
+      void venueBridge.setRetained(this.topics.bridgeTables(), encodePayload('bridgeTables', tables));
+      await venueBridge.subscribe(this.topics.requestFilter(), (topic, payload, retained) => {
+        this.answerRequest(topic, payload, retained, venueBridge);
+      });
+      // In the background, as the tables' venue connections: the venue may be unreachable now.
+      venueBridge.start().catch((error: unknown) => {
+        this.logger.warn('the venue broker refused the controller', { error: error instanceof Error ? error.message : String(error) });
+      });
+    }
     const channels = [...this.channels.values()].map(async ({ channel }) => channel.start());
     const results = await Promise.allSettled([this.bridge.start(), ...channels]);
     const failed = results.find((result) => result.status === 'rejected');
@@ -149,21 +187,29 @@ export class ControllerTransport {
 
   /** Publishes what was refused (retained on `<base>/bridge/health`, republished after a reconnect). */
   async publishBridgeHealth(health: BridgeHealthPayload): Promise<void> {
+    this.venueBridge?.setRetained(this.topics.bridgeHealth(), encodePayload('bridgeHealth', health)).catch(() => undefined);
     await this.bridge.setRetained(this.topics.bridgeHealth(), encodePayload('bridgeHealth', health));
   }
 
   /** Announces `offline` everywhere and disconnects. */
   async stop(): Promise<void> {
-    await Promise.all([...[...this.channels.values()].map(async ({ channel }) => channel.stop()), this.bridge.stop()]);
+    await Promise.all([
+      ...[...this.channels.values()].map(async ({ channel }) => channel.stop()), this.bridge.stop(), this.venueBridge?.stop(),
+    ]);
   }
 
   stats(): TransportStats {
     const connections: Record<string, ConnectionStats> = { bridge: this.bridge.stats() };
-    for (const [table, { connection }] of this.channels) connections[table] = connection.stats();
+    if (this.venueBridge !== undefined) connections['venue:bridge'] = this.venueBridge.stats();
+    for (const [table, { connection, venue }] of this.channels) {
+      connections[table] = connection.stats();
+      if (venue !== undefined) connections[`venue:${table}`] = venue.stats();
+    }
     return { requests: this.requests.stats(), connections };
   }
 
-  private answerRequest(topic: string, payload: Buffer, retained: boolean): void {
+  /** Answers a request that arrived on `via` (the own or the venue's bridge connection), on the same broker. */
+  private answerRequest(topic: string, payload: Buffer, retained: boolean, via: MqttConnection): void {
     const request = this.topics.parseRequest(topic);
     if (request === null) return;
     if (retained) {
@@ -172,19 +218,25 @@ export class ControllerTransport {
       return;
     }
     void this.requests.dispatch(request, payload).then(async (response) => {
-      const channel = this.channels.get(request.table)?.channel;
-      const sent = channel === undefined
-        ? await this.bridge.publish(request.responseTopic, encodePayload('response', response))
-        : await channel.publishResponse(request.responseTopic, response);
+      const entry = this.channels.get(request.table);
+      // A table's answers leave on that table's connection to the broker the request came from.
+      const tableConnection = via === this.bridge ? entry?.connection : entry?.venue;
+      const sent = entry === undefined || tableConnection === undefined
+        ? await via.publish(request.responseTopic, encodePayload('response', response))
+        : await entry.channel.publishResponse(request.responseTopic, response, tableConnection);
       if (!sent) this.logger.warn('mqtt response lost (disconnected); the requester may repeat its transaction', { table: request.table.slice(0, 80) });
     });
   }
 
-  private connection(clientId: string, availabilityTopic: string, logger: TransportLogger): MqttConnection {
+  /** A connection to the own broker, or with `broker` to the venue's. */
+  private connection(
+    clientId: string, availabilityTopic: string, logger: TransportLogger, broker?: VenueLinkOptions,
+  ): MqttConnection {
     const o = this.options;
+    const b = broker ?? o;
     return new MqttConnection({
-      url: o.url, username: o.username, password: o.password, clientId, availabilityTopic, logger,
-      ...(o.tls === undefined ? {} : { tls: o.tls }),
+      url: b.url, username: b.username, password: b.password, clientId, availabilityTopic, logger,
+      ...(b.tls === undefined ? {} : { tls: b.tls }),
       ...(o.reconnectPeriodMs === undefined ? {} : { reconnectPeriodMs: o.reconnectPeriodMs }),
       ...(o.keepaliveS === undefined ? {} : { keepaliveS: o.keepaliveS }),
     });

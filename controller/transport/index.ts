@@ -5,7 +5,9 @@
 export {
   ROLES, ROLE_RULES, PUBLIC_READ, filterCovers, mayPublish, maySubscribe, mayReceive, type Role, type RoleRule,
 } from './acl.ts';
-export { ControllerTransport, type ControllerTransportOptions, type TransportStats } from './controller-transport.ts';
+export {
+  ControllerTransport, type ControllerTransportOptions, type TransportStats, type VenueLinkOptions,
+} from './controller-transport.ts';
 export {
   EmbeddedBroker, brokerUsersProblem, type BrokerUser, type BrokerStats, type EmbeddedBrokerOptions,
 } from './embedded-broker.ts';

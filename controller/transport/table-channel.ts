@@ -9,6 +9,7 @@ import type { HealthPayload, PublicEvent, ResponsePayload, StatePayload } from '
 import { encodePayload, isStationId, type Topic, type Topics } from './topics.ts';
 import type { AuditPayload } from './audit-log.ts';
 import type { EventHistory } from './event-history.ts';
+import { EventLink } from './event-link.ts';
 
 export interface TableChannelOptions {
   readonly table: string;
@@ -24,27 +25,25 @@ export interface TableChannelOptions {
   readonly history?: EventHistory;
   /** This controller's start, for events that do not carry their own `epoch`. */
   readonly epoch: number;
+  /**
+   * Further connections that get everything the table publishes, each with this table's `status` as its last
+   * will: the venue broker, when the controller is linked to one besides its own (docs/venue-offline.md).
+   */
+  readonly mirrors?: readonly MqttConnection[];
 }
-
-/** How many recorded events one read takes while replaying (a long cut is replayed in several reads). */
-const REPLAY_PAGE = 1000;
 
 export class TableChannel {
   private readonly options: TableChannelOptions;
-  /**
-   * The first event not sent, while some are waiting for the connection (`epoch`, `seq`). While set, newer
-   * events are not sent either: they are replayed after it from the history, so the order stays the log's.
-   */
-  private missedFrom: { readonly epoch: number; readonly seq: number } | undefined;
+  /** Every connection's share of the event stream (own broker first), when there is a history. */
+  private readonly links: readonly EventLink[];
 
   constructor(options: TableChannelOptions) {
     this.options = options;
-    if (options.history !== undefined) {
-      const history = options.history;
-      options.connection.onReconnect(() => {
-        this.replay(history);
-      });
-    }
+    const { history } = options;
+    const events = options.topics.events(options.table);
+    this.links = history === undefined
+      ? []
+      : this.connections().map((c) => new EventLink(c, options.table, events, history, options.logger));
   }
 
   /** The table id. */
@@ -52,19 +51,33 @@ export class TableChannel {
     return this.options.table;
   }
 
-  /** Connects (and announces `online` once the retained values are republished). */
+  /**
+   * Connects to the table's own broker (and announces `online` once the retained values are republished).
+   * The mirrors (the venue's broker) connect in the background: a venue unreachable at start-up must not keep
+   * the table from playing; they catch up when they connect.
+   */
   async start(): Promise<void> {
+    for (const mirror of this.options.mirrors ?? []) {
+      mirror.start().catch((error: unknown) => {
+        this.options.logger.warn('the venue broker refused the controller; this table is not on the venue', {
+          table: this.options.table, error: error instanceof Error ? error.message : String(error),
+        });
+      });
+    }
     await this.options.connection.start();
   }
 
-  /** Publishes one response (not retained); resolves false when it was dropped (disconnected). */
-  async publishResponse(topic: Topic<'response'>, response: ResponsePayload): Promise<boolean> {
-    return this.options.connection.publish(topic, encodePayload('response', response));
+  /**
+   * Publishes one response (not retained) on `via`, the connection whose broker the request came from (default
+   * the table's own). Resolves false when it was dropped (disconnected).
+   */
+  async publishResponse(topic: Topic<'response'>, response: ResponsePayload, via?: MqttConnection): Promise<boolean> {
+    return (via ?? this.options.connection).publish(topic, encodePayload('response', response));
   }
 
-  /** Announces `offline` and disconnects. */
+  /** Announces `offline` and disconnects, on every broker. */
   async stop(): Promise<void> {
-    await this.options.connection.stop();
+    await Promise.all(this.connections().map(async (c) => c.stop()));
   }
 
   /**
@@ -73,19 +86,23 @@ export class TableChannel {
    * acknowledged it, which can take until the next reconnect: callers on the game's path should not wait.
    */
   async publishState(state: StatePayload): Promise<void> {
-    const { connection, topics, table } = this.options;
-    await connection.setRetained(topics.state(table), encodePayload('state', state));
+    const { topics, table } = this.options;
+    await this.retain(topics.state(table), encodePayload('state', state));
   }
 
   /**
-   * Publishes one public event (not retained). With a history, the event is recorded first, and one that
-   * cannot go out now (disconnected) is sent after the reconnection, in order: resolves false then (it was
-   * not sent now). Without a history, resolves false when it was dropped.
+   * Publishes one public event (not retained) to every broker. With a history, the event is recorded first,
+   * and a broker that cannot take it now (disconnected) gets it after its reconnection, in order: resolves
+   * false then (not sent to the table's own broker now). Without a history, resolves false when it was dropped.
    */
   async publishEvent(event: PublicEvent): Promise<boolean> {
-    const { connection, topics, table, history, logger } = this.options;
+    const { topics, table, history, logger } = this.options;
     const payload = encodePayload('events', event);
-    if (history === undefined) return connection.publish(topics.events(table), payload);
+    const live = async (): Promise<boolean> => {
+      const sent = await Promise.all(this.connections().map(async (c) => c.publish(topics.events(table), payload)));
+      return sent[0] ?? false;
+    };
+    if (history === undefined) return live();
     const epoch = event.epoch ?? this.options.epoch;
     try {
       history.record(table, epoch, event.seq, event.at, payload);
@@ -94,66 +111,44 @@ export class TableChannel {
       logger.warn('event not recorded in the history; a subscriber that misses it cannot fetch it', {
         table, seq: event.seq, error: error instanceof Error ? error.message : String(error),
       });
-      return connection.publish(topics.events(table), payload);
+      return live();
     }
-    if (this.missedFrom !== undefined && this.missedFrom.epoch === epoch) return false;
-    if (!connection.connected) {
-      this.missedFrom = { epoch, seq: event.seq };
-      return false;
-    }
-    const sent = await connection.publish(topics.events(table), payload);
-    // A publish that failed while connected (rare: the broker refused it) is replayed with the next reconnection.
-    if (!sent && (this.missedFrom === undefined || this.missedFrom.seq > event.seq)) this.missedFrom = { epoch, seq: event.seq };
-    return sent;
-  }
-
-  /** Sends the events missed since `missedFrom` from the history, in one turn (called on reconnection). */
-  private replay(history: EventHistory): void {
-    const from = this.missedFrom;
-    if (from === undefined) return;
-    this.missedFrom = undefined;
-    const { connection, topics, table, logger } = this.options;
-    const topic = topics.events(table);
-    let next = from.seq;
-    let replayed = 0;
-    for (;;) {
-      const rows = history.read(table, from.epoch, next, REPLAY_PAGE);
-      // Queued synchronously on the connection: nothing published meanwhile can overtake them.
-      for (const row of rows) {
-        if (!connection.connected) {
-          // Dropped again half-way: the next reconnection goes on from here.
-          this.missedFrom = { epoch: from.epoch, seq: row.seq };
-          return;
-        }
-        void connection.publish(topic, row.payload);
-      }
-      replayed += rows.length;
-      const last = rows.at(-1);
-      if (last === undefined || rows.length < REPLAY_PAGE) break;
-      next = last.seq + 1;
-    }
-    logger.info('mqtt events replayed from the log after reconnecting', { table, from: from.seq, replayed });
+    const sent = await Promise.all(this.links.map(async (link) => link.send(epoch, event.seq, payload)));
+    return sent[0] ?? false;
   }
 
   /** Publishes a station's health (retained). A station id unfit for a topic is logged and skipped. */
   async publishHealth(health: HealthPayload): Promise<void> {
-    const { connection, topics, table, logger } = this.options;
+    const { topics, table, logger } = this.options;
     if (!isStationId(health.station)) {
       logger.warn('station id cannot be a topic level; health not published', { table, station: JSON.stringify(health.station.slice(0, 80)) });
       return;
     }
-    await connection.setRetained(topics.health(table, health.station), encodePayload('health', health));
+    await this.retain(topics.health(table, health.station), encodePayload('health', health));
   }
 
   /** Publishes the table's audit trail (retained; republished after every reconnect). */
   async publishAudit(payload: AuditPayload): Promise<void> {
-    const { connection, topics, table } = this.options;
-    await connection.setRetained(topics.audit(table), encodePayload('audit', payload));
+    const { topics, table } = this.options;
+    await this.retain(topics.audit(table), encodePayload('audit', payload));
   }
 
   /** Removes a station's retained health (after `remove-station`). */
   async clearHealth(station: string): Promise<void> {
-    const { connection, topics, table } = this.options;
-    if (isStationId(station)) await connection.clearRetained(topics.health(table, station));
+    const { topics, table } = this.options;
+    if (!isStationId(station)) return;
+    await Promise.all(this.connections().map(async (c) => c.clearRetained(topics.health(table, station))));
+  }
+
+  /** The table's own connection, then the mirrors. */
+  private connections(): MqttConnection[] {
+    return [this.options.connection, ...this.options.mirrors ?? []];
+  }
+
+  /** Sets a retained value on every broker; resolves when the table's own broker acknowledged it. */
+  private async retain(topic: string, payload: string): Promise<void> {
+    const [own, ...mirrors] = this.connections();
+    for (const mirror of mirrors) mirror.setRetained(topic, payload).catch(() => undefined);
+    await own?.setRetained(topic, payload);
   }
 }

@@ -1,19 +1,23 @@
 /**
  * A Pi that loses the venue network keeps its table (docs/venue-offline.md). A real `zaptable start` runs two
- * simulated tables with bots on a real Mosquitto (the venue broker), through a TCP relay the test controls as
- * the network. The link is cut for 30 s while the bots keep playing, then restored. The venue's viewer, which
- * stayed connected to the venue broker all along, must end up with every public event the controller's log
- * holds, in order, byte for byte: the events of the cut arrive at the reconnection, from the log. A viewer
- * that asks with the `history` request (no token) gets the same list.
+ * simulated tables with bots on its embedded broker, linked (`mqtt.venue`) to a real Mosquitto, the venue
+ * broker, through a TCP relay the test controls as the network. The link is cut for 30 s while the bots keep
+ * playing, then restored.
+ * - At the table, a viewer on the embedded broker keeps getting the events live through the cut.
+ * - The venue's viewer, connected to the venue broker all along, sees the tables go offline at once, and ends
+ *   up with every public event the controller's log holds, in order, byte for byte: the events of the cut
+ *   arrive at the reconnection, from the log.
+ * - A viewer that asks with the `history` request (no token) gets the same list.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startMosquitto, type BenchBroker } from '../../controller/bench/mosquitto.ts';
+import { freeLoopbackPort, startMosquitto, type BenchBroker } from '../../controller/bench/mosquitto.ts';
 import { TcpProxy } from '../transport/support/tcp-proxy.ts';
 import {
-  BASE, USERS, VIEWER, controllerConfig, loggedEvents, record, startController, until, type ControllerProcess, type Recorder,
+  BASE, LOCAL_VIEWER, USERS, VIEWER, controllerConfig, loggedEvents, record, startController, until,
+  type ControllerProcess, type Recorder,
 } from './offline-support.ts';
 
 const CUT_MS = 30_000;
@@ -46,13 +50,16 @@ describe('a controller cut from the venue broker for 30 s', () => {
     cleanups.push(async () => link.close());
     const directory = mkdtempSync(path.join(tmpdir(), 'zaptable-offline-'));
     const config = path.join(directory, 'zaptable.yaml');
-    writeFileSync(config, controllerConfig({ brokerUrl: `mqtt://127.0.0.1:${linkPort}`, directory, tables: TABLES }));
+    const embeddedPort = await freeLoopbackPort();
+    writeFileSync(config, controllerConfig({ brokerUrl: `mqtt://127.0.0.1:${linkPort}`, directory, tables: TABLES, embeddedPort }));
 
     const viewer = await record(venue.url, [`${BASE}/+/events`, `${BASE}/+/status`], VIEWER);
     cleanups.push(async () => viewer.close());
     const controller: ControllerProcess = startController(config);
     cleanups.push(async () => controller.stop());
     await controller.running;
+    const local = await record(`mqtt://127.0.0.1:${embeddedPort}`, [`${BASE}/+/events`], LOCAL_VIEWER);
+    cleanups.push(async () => local.close());
     await until(() => TABLES.every((t) => eventsOf(viewer, t.id).length >= 3), 20_000, () => 'events before the cut');
 
     const cutAt = Date.now();
@@ -64,6 +71,12 @@ describe('a controller cut from the venue broker for 30 s', () => {
     const restoredAt = Date.now();
     await until(() => TABLES.every((t) => lastStatus(viewer, t.id) === 'online'), 15_000, () => 'online again');
     await new Promise((resolve) => setTimeout(resolve, 1500));
+
+    // At the table, the game went on live on the embedded broker during the cut.
+    for (const table of TABLES) {
+      const liveDuringCut = local.messages.filter((m) => m.topic === `${BASE}/${table.id}/events` && m.atMs > cutAt + 500 && m.atMs < restoredAt - 500);
+      expect(liveDuringCut.length, `${table.id}: events live at the table during the cut`).toBeGreaterThan(0);
+    }
 
     const database = path.join(directory, 'zaptable.db');
     for (const table of TABLES) {

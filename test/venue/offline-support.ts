@@ -67,9 +67,16 @@ export function startController(config: string): ControllerProcess {
   };
 }
 
-/** The configuration of a controller with simulated tables (bots at 10× speed) on an external broker. */
+/** The demo viewer's login on a controller's embedded broker (`mqtt.viewer`). */
+export const LOCAL_VIEWER = { username: 'zaptable-viewer', password: 'local-viewer-secret-1' } as const;
+
+/**
+ * The configuration of a controller with simulated tables (bots at 10× speed): on the external broker
+ * `brokerUrl`, or with `embeddedPort` on its embedded broker linked to the venue broker `brokerUrl`
+ * (`mqtt.venue`).
+ */
 export function controllerConfig(options: {
-  readonly brokerUrl: string; readonly directory: string;
+  readonly brokerUrl: string; readonly directory: string; readonly embeddedPort?: number;
   readonly tables: readonly { readonly id: string; readonly mode: string }[];
 }): string {
   const seats: Record<string, string> = {
@@ -85,9 +92,17 @@ export function controllerConfig(options: {
     '  simulated: { speed: 10 }',
     'mqtt:',
     `  baseTopic: ${BASE}`,
-    '  broker: external',
-    `  external: { url: ${JSON.stringify(options.brokerUrl)} }`,
-    `  controller: { username: ${CONTROLLER.username}, password: ${CONTROLLER.password} }`,
+    ...options.embeddedPort === undefined
+      ? [
+          '  broker: external',
+          `  external: { url: ${JSON.stringify(options.brokerUrl)} }`,
+          `  controller: { username: ${CONTROLLER.username}, password: ${CONTROLLER.password} }`,
+        ]
+      : [
+          `  embedded: { port: ${options.embeddedPort} }`,
+          `  viewer: { username: ${LOCAL_VIEWER.username}, password: ${LOCAL_VIEWER.password} }`,
+          `  venue: { url: ${JSON.stringify(options.brokerUrl)}, username: ${CONTROLLER.username}, password: ${CONTROLLER.password} }`,
+        ],
     'dashboard: { enabled: false }',
     `storage: { directory: ${JSON.stringify(options.directory)} }`,
     '',
