@@ -95,9 +95,10 @@ export const MIGRATIONS: readonly string[] = [
     epoch      INTEGER NOT NULL,             -- the controller start the event belongs to (ms since 1970)
     seq        INTEGER NOT NULL,             -- the event's seq within (table_id, epoch), from 1
     at_wall_ms INTEGER NOT NULL,             -- the event's own at
-    payload    TEXT    NOT NULL,             -- the JSON published on <base>/<table>/events
-    PRIMARY KEY (table_id, epoch, seq)
-  ) WITHOUT ROWID;
+    payload    TEXT    NOT NULL              -- the JSON published on <base>/<table>/events
+  );
+  -- One number per event; also the order history is read in.
+  CREATE UNIQUE INDEX public_events_by_seq ON public_events (table_id, epoch, seq);
   CREATE TRIGGER public_events_no_update BEFORE UPDATE ON public_events
     BEGIN SELECT RAISE(ABORT, 'LOG_APPEND_ONLY: public events cannot be updated'); END;
   CREATE TRIGGER public_events_no_delete BEFORE DELETE ON public_events
