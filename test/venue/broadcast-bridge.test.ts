@@ -132,5 +132,5 @@ describe('a venue broker bridged to a public broker', () => {
     // The audience's publishes reached nobody: not the venue, not the audience itself.
     expect(venueAll.messages.some((m) => m.text.includes('forged') || m.topic.includes('/request/anon/'))).toBe(false);
     expect(venueAll.messages.some((m) => m.topic.includes('/response/anon/'))).toBe(false);
-  }, 90_000);
+  }, 150_000);
 });

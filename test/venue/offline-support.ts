@@ -44,7 +44,7 @@ export function startController(config: string): ControllerProcess {
   const running = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(new Error(`controller did not start:\n${text}`));
-    }, 40_000);
+    }, 60_000);
     child.stdout.on('data', () => {
       if (text.includes('Press Ctrl-C to stop.')) {
         clearTimeout(timer);
