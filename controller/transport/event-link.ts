@@ -4,7 +4,7 @@
  * the reconnection, in order, before the state is republished (docs/venue-offline.md). A table has one link
  * per broker it publishes to (its own, and the venue's when linked).
  */
-import type { EventHistory } from './event-history.ts';
+import type { EventHistory, RecordedEvent } from './event-history.ts';
 import type { TransportLogger } from './logger.ts';
 import type { MqttConnection } from './mqtt-connection.ts';
 
@@ -54,7 +54,17 @@ export class EventLink {
     let next = from.seq;
     let replayed = 0;
     for (;;) {
-      const rows = this.history.read(this.table, from.epoch, next, REPLAY_PAGE);
+      let rows: readonly RecordedEvent[];
+      try {
+        rows = this.history.read(this.table, from.epoch, next, REPLAY_PAGE);
+      } catch (error) {
+        // The log cannot be read now (closing, damaged): keep the place; the next reconnection tries again.
+        this.missedFrom = { epoch: from.epoch, seq: next };
+        this.logger.warn('mqtt events could not be replayed from the log', {
+          table: this.table, from: next, error: error instanceof Error ? error.message : String(error),
+        });
+        return;
+      }
       for (const row of rows) {
         if (!this.connection.connected) {
           // Dropped again half-way: the next reconnection goes on from here.
