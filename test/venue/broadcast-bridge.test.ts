@@ -107,7 +107,10 @@ describe('a venue broker bridged to a public broker', () => {
     await audience.client.publishAsync(`${BASE}/t-zip/state`, forged, { qos: 1, retain: true });
     await audience.client.publishAsync(`${BASE}/t-zip/request/anon/new-game`, JSON.stringify({ token: TOKEN, game: 'zip-zap', players: ['a', 'b'] }), { qos: 1 });
 
-    await until(() => TABLES.every((t) => onTopic(venueViewer, `${BASE}/${t.id}/events`).length >= 5), 30_000, () => 'play on every table');
+    // The Zip-Zap table waits for its hand-played seat now and then: a few events are enough there.
+    const enough = (table: string): number => (table === 't-zip' ? 2 : 5);
+    await until(() => TABLES.every((t) => onTopic(venueViewer, `${BASE}/${t.id}/events`).length >= enough(t.id)), 30_000,
+      () => TABLES.map((t) => `${t.id}: ${onTopic(venueViewer, `${BASE}/${t.id}/events`).length} events`).join(', '));
     await new Promise((resolve) => setTimeout(resolve, 1500));
 
     // Nothing but public topics on the public broker; no request, response, token or hidden field.
@@ -124,8 +127,11 @@ describe('a venue broker bridged to a public broker', () => {
     // Every state and event the venue's viewer saw, in the same order (bridged at QoS 1 on one connection).
     for (const table of TABLES) {
       for (const kind of ['state', 'events']) {
-        const atVenue = onTopic(venueViewer, `${BASE}/${table.id}/${kind}`);
-        const inPublic = onTopic(audience, `${BASE}/${table.id}/${kind}`).slice(0, atVenue.length);
+        const topic = `${BASE}/${table.id}/${kind}`;
+        const atVenue = onTopic(venueViewer, topic);
+        // The audience is one hop further (the bridge): let it catch up with what the venue had.
+        await until(() => onTopic(audience, topic).length >= atVenue.length, 10_000, () => `${topic} on the public broker`);
+        const inPublic = onTopic(audience, topic).slice(0, atVenue.length);
         expect(inPublic, `${table.id} ${kind}`).toEqual(atVenue);
       }
     }
