@@ -19,6 +19,7 @@ import {
 } from '../transport/index.ts';
 import { registerBuzzerHandlers } from './buzzer-handlers.ts';
 import { buzzerPublisherOf } from './buzzer-publisher.ts';
+import { eventHistoryOf } from './event-history-adapter.ts';
 import { runtimePublisherOf } from './publisher-adapter.ts';
 import { registerRecordHandlers } from './record-handlers.ts';
 import { registerRequestHandlers } from './request-handlers.ts';
@@ -135,7 +136,7 @@ export class ControllerApp {
       }),
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
       ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
-      transactionStore: transactionStoreOf(log),
+      transactionStore: transactionStoreOf(log), history: eventHistoryOf(log), ...venueLinkOf(config),
       ...requestLimitsOf(config), epoch: this.epoch,
     });
     this.transport = transport;
@@ -306,6 +307,18 @@ function describeTables(tables: readonly TableConfig[], simulated: boolean): Rec
     ...(t.pileStation === undefined ? {} : { pileStation: t.pileStation }),
     ...(t.mode === 'buzzer' ? {} : { rules: t.rules }),
   }]));
+}
+
+/** The venue broker the controller links to besides its own (`mqtt.venue`; docs/venue-offline.md), if any. */
+function venueLinkOf(config: ZaptableConfig): Pick<ControllerTransportOptions, 'venueLink'> {
+  const venue = config.mqtt.venue;
+  if (venue.url === undefined) return {};
+  return {
+    venueLink: {
+      url: venue.url, username: venue.username, password: venue.password ?? '',
+      tls: { rejectUnauthorized: venue.tls.rejectUnauthorized },
+    },
+  };
 }
 
 /** The request limits of `mqtt.requests` (docs/mqtt.md, "Limits"). */

@@ -115,6 +115,8 @@ export async function writeMosquittoConfig(
   dir: string,
   options: {
     readonly baseTopic: string; readonly users: readonly MosquittoUser[]; readonly port: number; readonly passwd: string;
+    /** Further lines at the end of the file (a bridge's `connection` section). */
+    readonly extra?: readonly string[];
   },
 ): Promise<string> {
   const { baseTopic, users, port, passwd } = options;
@@ -138,16 +140,37 @@ export async function writeMosquittoConfig(
     'log_dest stderr',
     'log_type error',
     'log_type warning',
-    // As root (the CI container) Mosquitto would switch to the `mosquitto` user, who cannot read a private
-    // temporary folder; `user root` means "do not switch".
-    ...(process.getuid?.() === 0 ? ['user root'] : []),
+    ...runAsLines(),
+    ...(options.extra ?? []),
     '',
   ].join('\n'));
   return confFile;
 }
 
-/** Starts Mosquitto with these accounts under `baseTopic`, listening on 127.0.0.1 only. */
-export async function startMosquitto(baseTopic: string, users: readonly MosquittoUser[]): Promise<BenchBroker> {
+/**
+ * As root (the CI container) Mosquitto would switch to the `mosquitto` user, who cannot read a private
+ * temporary folder; `user root` means "do not switch".
+ */
+export function runAsLines(): string[] {
+  return process.getuid?.() === 0 ? ['user root'] : [];
+}
+
+/** Starts Mosquitto with these accounts under `baseTopic`, listening on 127.0.0.1 only; `extra`: further lines. */
+export async function startMosquitto(
+  baseTopic: string, users: readonly MosquittoUser[], extra?: readonly string[],
+): Promise<BenchBroker> {
+  return startMosquittoWith(async (dir, port, passwd) => writeMosquittoConfig(dir, {
+    baseTopic, users, port, passwd, ...(extra === undefined ? {} : { extra }),
+  }));
+}
+
+/**
+ * Starts Mosquitto on a free loopback port from the configuration file `configure` writes into a fresh
+ * temporary folder (given the folder, the port and the `mosquitto_passwd` program); returns its path.
+ */
+export async function startMosquittoWith(
+  configure: (dir: string, port: number, passwd: string) => Promise<string>,
+): Promise<BenchBroker> {
   const broker = program('mosquitto', '/usr/sbin');
   const passwd = program('mosquitto_passwd', '/usr/bin');
   if (broker === undefined || passwd === undefined) throw new Error(mosquittoProblem());
@@ -165,7 +188,7 @@ export async function startMosquitto(baseTopic: string, users: readonly Mosquitt
   };
   try {
     const port = await freeLoopbackPort();
-    const confFile = await writeMosquittoConfig(dir, { baseTopic, users, port, passwd });
+    const confFile = await configure(dir, port, passwd);
     const proc = spawn(broker, ['-c', confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
     child = proc;
     killOnExit(proc);

@@ -58,6 +58,10 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'check a configuration file, print examples and the key reference',
     load: async () => import('./commands/config-check.ts').then((m) => ({ help: m.configHelp, run: m.configCommand })),
   },
+  'mosquitto-config': {
+    summary: 'Mosquitto configuration for a venue\'s public broadcast: the bridge to the public broker, its read-only ACL',
+    load: async () => import('./commands/mosquitto-config.ts').then((m) => ({ help: m.mosquittoConfigHelp, run: m.mosquittoConfigCommand })),
+  },
   history: {
     summary: 'games in the event log with results; one game\'s full log',
     load: async () => import('./commands/history.ts').then((m) => ({ help: m.historyHelp, run: m.historyCommand })),

@@ -52,6 +52,17 @@ const External = Section({
   tls: Tls,
 }, { default: {}, description: 'An external broker (Mosquitto, EMQX, …).' });
 
+const Venue = Section({
+  url: Type.Optional(Type.String({
+    pattern: '^(mqtts?|wss?)://[^\\s]+$',
+    description: 'The venue broker (`mqtt://`, `mqtts://`, `ws://`, `wss://`). Set, the controller also publishes its tables there and answers requests from there, while the tables play on its own broker; what the venue misses while unreachable is replayed from the event log (docs/venue-offline.md). Unset: no venue link.',
+    'x-message': 'must be a URL starting with mqtt://, mqtts://, ws:// or wss://',
+  })),
+  username: Username('The controller\'s user name on the venue broker (role controller there).', 'zaptable-controller'),
+  password: Type.Optional(Secret({ description: 'Its password on the venue broker.', 'x-default-text': 'none' })),
+  tls: Tls,
+}, { default: {}, description: 'A venue broker the controller links to besides its own (many tables, one venue: docs/venue.md).' });
+
 const Requests = Section({
   ratePerSecond: Type.Number({
     exclusiveMinimum: 0, default: 100,
@@ -74,9 +85,10 @@ export const Mqtt = Section({
   broker: Choice(['embedded', 'external'] as const, { default: 'embedded', description: '`embedded` (aedes in this process) or `external`.' }),
   embedded: Embedded,
   external: External,
+  venue: Venue,
   controller: Identity('controller', 'zaptable-controller', 'the only identity that may publish state'),
   viewer: Identity('demo viewer', 'zaptable-viewer',
-    'role viewer: reads the public topics, publishes nothing; the embedded broker creates it so you can try mosquitto_sub'),
+    'role viewer: reads the public topics and sends only history requests; the embedded broker creates it so you can try mosquitto_sub'),
   clients: Type.Array(Client, { default: [], description: 'Further identities the embedded broker accepts (an external broker has its own).' }),
   requests: Requests,
 }, { default: {}, description: 'MQTT: the broker and the identities on it.' });

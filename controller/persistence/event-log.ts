@@ -98,6 +98,7 @@ export class EventLog {
     readonly prune: Database.Statement<[number]>;
   } | undefined;
 
+  private publicEventInsert: Database.Statement<[string, number, number, number, string]> | undefined;
   private lastSeqValue: number;
   private scheduled: NodeJS.Immediate | undefined;
   private waiters: Waiter[] = [];
@@ -276,6 +277,21 @@ export class EventLog {
   /** The remembered answer to `key` if it was given at or after `sinceMs`. */
   recallAnswer(key: string, sinceMs: number): string | undefined {
     return this.statements().get.get(key, sinceMs);
+  }
+
+  /**
+   * Appends one public event exactly as it is published on `<base>/<table>/events` (`payload`: its JSON), under
+   * its `(tableId, epoch, seq)`, in the open batch. Call before publishing it: what the venue missed during a
+   * network cut is replayed from here (docs/venue-offline.md). A repeated `(tableId, epoch, seq)` is refused
+   * (LOG_WRITE_FAILED): an event has one number.
+   */
+  appendPublicEvent(tableId: string, epoch: number, seq: number, at: number, payload: string): void {
+    this.publicEventInsert ??= this.db.prepare('INSERT INTO public_events (table_id, epoch, seq, at_wall_ms, payload) VALUES (?, ?, ?, ?, ?)');
+    const insert = this.publicEventInsert;
+    this.write(() => {
+      insert.run(tableId, epoch, seq, Math.round(at), payload);
+      this.batchRows++;
+    });
   }
 
   /** The number of actions in force in a game in progress. */

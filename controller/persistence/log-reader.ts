@@ -54,7 +54,11 @@ export class LogReader {
   private readonly lastSeqAll: Database.Statement<[], number | null>;
   private readonly countsOfGame: Database.Statement<[number], { kind: LogKind; n: number }>;
 
-  constructor(db: Database.Database) {
+  // Prepared on first use: a log opened by an older build's reader tool may not have the table yet.
+  private publicEventsFrom: Database.Statement<[string, number, number, number], { seq: number; payload: string }> | undefined;
+  private lastPublicSeqOf: Database.Statement<[string, number], number | null> | undefined;
+
+  constructor(private readonly db: Database.Database) {
     this.gameById = db.prepare('SELECT * FROM games WHERE id = ?');
     this.gameList = db.prepare(`SELECT * FROM games
       WHERE (@table IS NULL OR table_id = @table)
@@ -130,6 +134,25 @@ export class LogReader {
   /** The highest seq of a game's rows (0 if none), or of the whole log without an argument. */
   lastSeq(gameId?: number): number {
     return (gameId === undefined ? this.lastSeqAll.get() : this.lastSeqOfGame.get(gameId)) ?? 0;
+  }
+
+  /**
+   * A table's public events of one controller start (`epoch`) with `seq >= fromSeq`, oldest first, at most
+   * `limit`: the JSON text each was published with (docs/venue-offline.md).
+   */
+  publicEvents(
+    tableId: string, epoch: number, fromSeq: number, limit: number,
+  ): { readonly seq: number; readonly payload: string }[] {
+    this.publicEventsFrom ??= this.db.prepare(`SELECT seq, payload FROM public_events
+      WHERE table_id = ? AND epoch = ? AND seq >= ? ORDER BY seq LIMIT ?`);
+    return this.publicEventsFrom.all(tableId, epoch, fromSeq, limit);
+  }
+
+  /** The highest seq of a table's public events in one controller start (0 when none). */
+  lastPublicSeq(tableId: string, epoch: number): number {
+    this.lastPublicSeqOf ??= this.db.prepare('SELECT max(seq) FROM public_events WHERE table_id = ? AND epoch = ?')
+      .pluck() as Database.Statement<[string, number], number | null>;
+    return this.lastPublicSeqOf.get(tableId, epoch) ?? 0;
   }
 
   /** How many rows of each kind a game has. */

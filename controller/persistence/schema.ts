@@ -86,6 +86,24 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE log ADD COLUMN before_us REAL;
   ALTER TABLE log ADD COLUMN after_us REAL;
   `,
+  // 4: every public event exactly as it was published (after the public filter), numbered per table and
+  // controller start, so a viewer that missed some (the venue during a network cut) gets them from here,
+  // never a hole (docs/venue-offline.md). Only public text is stored: what any spectator could see.
+  `
+  CREATE TABLE public_events (
+    table_id   TEXT    NOT NULL,
+    epoch      INTEGER NOT NULL,             -- the controller start the event belongs to (ms since 1970)
+    seq        INTEGER NOT NULL,             -- the event's seq within (table_id, epoch), from 1
+    at_wall_ms INTEGER NOT NULL,             -- the event's own at
+    payload    TEXT    NOT NULL              -- the JSON published on <base>/<table>/events
+  );
+  -- One number per event; also the order history is read in.
+  CREATE UNIQUE INDEX public_events_by_seq ON public_events (table_id, epoch, seq);
+  CREATE TRIGGER public_events_no_update BEFORE UPDATE ON public_events
+    BEGIN SELECT RAISE(ABORT, 'LOG_APPEND_ONLY: public events cannot be updated'); END;
+  CREATE TRIGGER public_events_no_delete BEFORE DELETE ON public_events
+    BEGIN SELECT RAISE(ABORT, 'LOG_APPEND_ONLY: public events cannot be deleted'); END;
+  `,
 ];
 
 /** The schema version this build writes. */

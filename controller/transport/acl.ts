@@ -5,7 +5,8 @@
  *
  * - `controller`: the zaptable controller itself; publishes and reads everything under the base topic.
  * - `referee`: a dashboard or referee tool; sends requests and reads everything public.
- * - `viewer`: overlays, lighting desks, spectators' dashboards; reads everything public, publishes nothing.
+ * - `viewer`: overlays, lighting desks, spectators' dashboards; reads everything public and publishes only the
+ *   `history` request (answered with public events it could have read live; docs/venue-offline.md).
  *
  * Requests are readable by the controller only: they carry referee tokens. Responses are readable only by the
  * client that asked: a filter may contain `%c`, which stands for the client's own id (as in Mosquitto's
@@ -39,7 +40,7 @@ export const OWN_RESPONSES = '+/response/%c/#';
 export const ROLE_RULES: Readonly<Record<Role, RoleRule>> = {
   controller: { write: ['#'], read: ['#'] },
   referee: { write: ['+/request/%c/#'], read: [...PUBLIC_READ, OWN_RESPONSES] },
-  viewer: { write: [], read: PUBLIC_READ },
+  viewer: { write: ['+/request/%c/history'], read: [...PUBLIC_READ, OWN_RESPONSES] },
 };
 
 /**

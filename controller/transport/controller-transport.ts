@@ -23,6 +23,7 @@ import type { RateLimitSettings } from './rate-limit.ts';
 import type { RequestQueueOptions } from './request-queue.ts';
 import type { TransactionStore } from './transaction-cache.ts';
 import { TableChannel } from './table-channel.ts';
+import { historyPage, type EventHistory } from './event-history.ts';
 import { AuditTrail } from './audit-log.ts';
 import {
   DEFAULT_BASE_TOPIC, Topics, encodePayload, isControllerId, isTableId, ownClientId,
@@ -68,9 +69,30 @@ export interface ControllerTransportOptions {
   readonly epoch?: number;
   /** Where answers to transactions are kept (default in memory; the app passes the event log's). */
   readonly transactionStore?: TransactionStore;
+  /**
+   * Where every published event is recorded and read back (the app passes the event log's): events a table
+   * could not send while disconnected are replayed at the reconnection, and the `history` request answers
+   * from it (docs/venue-offline.md). Without it, events of a disconnected period are dropped.
+   */
+  readonly history?: EventHistory;
+  /**
+   * A venue broker to link to besides `url` (docs/venue-offline.md): every table and the bridge topics are
+   * published there too, each table with its own last will, and requests arriving there are answered there.
+   * The tables play on `url` (the Pi's embedded broker: the table's own page, local clients) whatever the
+   * venue link does; what the venue missed while unreachable is replayed from `history` at the reconnection.
+   */
+  readonly venueLink?: VenueLinkOptions;
   readonly reconnectPeriodMs?: number;
   readonly keepaliveS?: number;
   readonly logger?: TransportLogger;
+}
+
+/** The venue broker a controller links to besides its own (`ControllerTransportOptions.venueLink`). */
+export interface VenueLinkOptions {
+  readonly url: string;
+  readonly username: string;
+  readonly password: string;
+  readonly tls?: MqttTlsOptions;
 }
 
 export interface TransportStats {
@@ -84,11 +106,18 @@ export class ControllerTransport {
   readonly controllerId: string;
   private readonly options: ControllerTransportOptions;
   private readonly bridge: MqttConnection;
-  private readonly channels = new Map<string, { readonly channel: TableChannel; readonly connection: MqttConnection }>();
+  /** The bridge connection to the venue broker, when linked to one. */
+  private readonly venueBridge: MqttConnection | undefined;
+  private readonly channels = new Map<string, {
+    readonly channel: TableChannel; readonly connection: MqttConnection; readonly venue: MqttConnection | undefined;
+  }>();
+
   private readonly logger: TransportLogger;
   private readonly venueNotices: VenueNotice[] = [];
   /** At a venue: the other controllers as their bridge topics tell (undefined alone on the broker). */
   private venueView: VenueView | undefined;
+  /** When this transport was made: the epoch when the options give none. */
+  private readonly created = Date.now();
 
   /** Throws on an invalid base topic, table id or token (configuration errors, at start-up). */
   constructor(options: ControllerTransportOptions) {
@@ -105,20 +134,34 @@ export class ControllerTransport {
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
       ...(options.requestQueue === undefined ? {} : { queue: options.requestQueue }),
       audit: {
-        trail: new AuditTrail({ epoch: options.epoch ?? Date.now() }),
+        trail: new AuditTrail({ epoch: options.epoch ?? this.created }),
         publish: (table, payload) => {
           this.channels.get(table)?.channel.publishAudit(payload).catch(() => undefined);
         },
       },
     });
-    const prefix = options.clientIdPrefix ?? ownClientId(`${options.username}-${this.controllerId}`, randomBytes(8).toString('hex'));
+    const epoch = options.epoch ?? this.created;
+    const history = options.history;
+    if (history !== undefined) {
+      this.requests.onRequest('history', (params, { table }) => Promise.resolve({ ok: true, data: historyPage(history, table, epoch, params) }));
+    }
+    const random = randomBytes(8).toString('hex');
+    const prefix = options.clientIdPrefix ?? ownClientId(`${options.username}-${this.controllerId}`, random);
     this.bridge = this.connection(prefix, this.topics.bridgeStatus(this.controllerId), logger);
+    const link = options.venueLink;
+    // On the venue broker the ids start with the venue account's name (a zaptable broker reserves them so).
+    const venuePrefix = link === undefined ? prefix : options.clientIdPrefix ?? ownClientId(`${link.username}-${this.controllerId}`, random);
+    this.venueBridge = link === undefined ? undefined : this.connection(venuePrefix, this.topics.bridgeStatus(this.controllerId), logger, link);
     for (const table of options.tables) {
       if (!isTableId(table)) throw new Error(`invalid table id ${JSON.stringify(table)}`);
       if (this.channels.has(table)) throw new Error(`table ${table} is listed twice`);
       const connection = this.connection(`${prefix}-${table}`, this.topics.status(table), logger);
-      const channel = new TableChannel({ table, topics: this.topics, connection, logger });
-      this.channels.set(table, { channel, connection });
+      const venueConnection = link === undefined ? undefined : this.connection(`${venuePrefix}-${table}`, this.topics.status(table), logger, link);
+      const channel = new TableChannel({
+        table, topics: this.topics, connection, logger, epoch, ...(history === undefined ? {} : { history }),
+        ...(venueConnection === undefined ? {} : { mirrors: [venueConnection] }),
+      });
+      this.channels.set(table, { channel, connection, venue: venueConnection });
     }
   }
 
@@ -146,8 +189,19 @@ export class ControllerTransport {
     void this.bridge.setRetained(this.topics.bridgeTables(this.controllerId), encodePayload('bridgeTables', tables));
     if (venue !== undefined) await this.watchVenue(venue.onNotice);
     await this.bridge.subscribe(this.topics.requestFilter(), (topic, payload, retained) => {
-      this.answerRequest(topic, payload, retained);
+      this.answerRequest(topic, payload, retained, this.bridge);
     });
+    const venueBridge = this.venueBridge;
+    if (venueBridge !== undefined) {
+      void venueBridge.setRetained(this.topics.bridgeTables(this.controllerId), encodePayload('bridgeTables', tables));
+      await venueBridge.subscribe(this.topics.requestFilter(), (topic, payload, retained) => {
+        this.answerRequest(topic, payload, retained, venueBridge);
+      });
+      // In the background, as the tables' venue connections: the venue may be unreachable now.
+      venueBridge.start().catch((error: unknown) => {
+        this.logger.warn('the venue broker refused the controller', { error: error instanceof Error ? error.message : String(error) });
+      });
+    }
     const channels = [...this.channels.values()].map(async ({ channel }) => channel.start());
     const results = await Promise.allSettled([this.bridge.start(), ...channels]);
     const failed = results.find((result) => result.status === 'rejected');
@@ -160,6 +214,7 @@ export class ControllerTransport {
 
   /** Publishes what was refused (retained on `<base>/bridge/health`, republished after a reconnect). */
   async publishBridgeHealth(health: BridgeHealthPayload): Promise<void> {
+    this.venueBridge?.setRetained(this.topics.bridgeHealth(this.controllerId), encodePayload('bridgeHealth', health)).catch(() => undefined);
     await this.bridge.setRetained(this.topics.bridgeHealth(this.controllerId), encodePayload('bridgeHealth', health));
   }
 
@@ -190,16 +245,23 @@ export class ControllerTransport {
 
   /** Announces `offline` everywhere and disconnects. */
   async stop(): Promise<void> {
-    await Promise.all([...[...this.channels.values()].map(async ({ channel }) => channel.stop()), this.bridge.stop()]);
+    await Promise.all([
+      ...[...this.channels.values()].map(async ({ channel }) => channel.stop()), this.bridge.stop(), this.venueBridge?.stop(),
+    ]);
   }
 
   stats(): TransportStats {
     const connections: Record<string, ConnectionStats> = { bridge: this.bridge.stats() };
-    for (const [table, { connection }] of this.channels) connections[table] = connection.stats();
+    if (this.venueBridge !== undefined) connections['venue:bridge'] = this.venueBridge.stats();
+    for (const [table, { connection, venue }] of this.channels) {
+      connections[table] = connection.stats();
+      if (venue !== undefined) connections[`venue:${table}`] = venue.stats();
+    }
     return { requests: this.requests.stats(), connections };
   }
 
-  private answerRequest(topic: string, payload: Buffer, retained: boolean): void {
+  /** Answers a request that arrived on `via` (the own or the venue's bridge connection), on the same broker. */
+  private answerRequest(topic: string, payload: Buffer, retained: boolean, via: MqttConnection): void {
     const request = this.topics.parseRequest(topic);
     if (request === null) return;
     if (!this.channels.has(request.table) && this.venueView?.answersFor(request.table) === false) return;
@@ -209,19 +271,25 @@ export class ControllerTransport {
       return;
     }
     void this.requests.dispatch(request, payload).then(async (response) => {
-      const channel = this.channels.get(request.table)?.channel;
-      const sent = channel === undefined
-        ? await this.bridge.publish(request.responseTopic, encodePayload('response', response))
-        : await channel.publishResponse(request.responseTopic, response);
+      const entry = this.channels.get(request.table);
+      // A table's answers leave on that table's connection to the broker the request came from.
+      const tableConnection = via === this.bridge ? entry?.connection : entry?.venue;
+      const sent = entry === undefined || tableConnection === undefined
+        ? await via.publish(request.responseTopic, encodePayload('response', response))
+        : await entry.channel.publishResponse(request.responseTopic, response, tableConnection);
       if (!sent) this.logger.warn('mqtt response lost (disconnected); the requester may repeat its transaction', { table: request.table.slice(0, 80) });
     });
   }
 
-  private connection(clientId: string, availabilityTopic: string, logger: TransportLogger): MqttConnection {
+  /** A connection to the own broker, or with `broker` to the venue's. */
+  private connection(
+    clientId: string, availabilityTopic: string, logger: TransportLogger, broker?: VenueLinkOptions,
+  ): MqttConnection {
     const o = this.options;
+    const b = broker ?? o;
     return new MqttConnection({
-      url: o.url, username: o.username, password: o.password, clientId, availabilityTopic, logger,
-      ...(o.tls === undefined ? {} : { tls: o.tls }),
+      url: b.url, username: b.username, password: b.password, clientId, availabilityTopic, logger,
+      ...(b.tls === undefined ? {} : { tls: b.tls }),
       ...(o.reconnectPeriodMs === undefined ? {} : { reconnectPeriodMs: o.reconnectPeriodMs }),
       ...(o.keepaliveS === undefined ? {} : { keepaliveS: o.keepaliveS }),
     });

@@ -5,7 +5,9 @@
 export {
   ROLES, ROLE_RULES, PUBLIC_READ, filterCovers, mayPublish, maySubscribe, mayReceive, type Role, type RoleRule,
 } from './acl.ts';
-export { ControllerTransport, type ControllerTransportOptions, type TransportStats } from './controller-transport.ts';
+export {
+  ControllerTransport, type ControllerTransportOptions, type TransportStats, type VenueLinkOptions,
+} from './controller-transport.ts';
 export {
   EmbeddedBroker, brokerUsersProblem, type BrokerUser, type BrokerStats, type EmbeddedBrokerOptions,
 } from './embedded-broker.ts';
@@ -32,6 +34,9 @@ export {
   type RequestHandler, type RequestName, type RequestParams, type RequestSpec,
 } from './requests.ts';
 export { TableChannel, type TableChannelOptions } from './table-channel.ts';
+export {
+  HISTORY_DEFAULT_EVENTS, HISTORY_MAX_BYTES, HISTORY_MAX_EVENTS, historyPage, type EventHistory, type RecordedEvent,
+} from './event-history.ts';
 export { MemoryTransactionStore, transactionKey, type TransactionStore } from './transaction-cache.ts';
 export {
   BRIDGE_LEVEL, DEFAULT_BASE_TOPIC, TOPIC_SPECS, Topics, baseTopicProblem, encodePayload, isControllerId,

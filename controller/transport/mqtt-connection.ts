@@ -7,8 +7,9 @@
  * - subscriptions renewed after every reconnect.
  *
  * While disconnected, retained values are only stored (the newest wins at the next connect) and non-retained
- * messages are dropped and counted: events of a disconnected period are not replayed, the retained state is
- * the truth and the event `seq` gap tells a subscriber what it missed.
+ * messages are dropped and counted. A table channel with an event history replays the events it dropped, from
+ * the log, through `onReconnect` (table-channel.ts); without one, the event `seq` gap tells a subscriber what
+ * it missed.
  */
 import type { Socket } from 'node:net';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
@@ -74,6 +75,7 @@ export class MqttConnection {
   private readonly logger: TransportLogger;
   private readonly retained = new Map<string, string>();
   private readonly subscriptions = new Map<string, MessageHandler>();
+  private readonly connectHooks: (() => void)[] = [];
   private client: MqttClient | undefined;
   private stopping = false;
   private readonly counters = { connects: 0, published: 0, dropped: 0, latencyCount: 0, latencySum: 0, latencyMax: 0 };
@@ -194,6 +196,15 @@ export class MqttConnection {
     if (client?.connected === true) await this.subscribeOn(client, [filter]);
   }
 
+  /**
+   * Runs `hook` at every (re)connection, once subscribed and before the retained values are republished and
+   * `online` announced: a table channel replays the events it could not send there, so a subscriber gets the
+   * missed events, then the current state (docs/venue-offline.md). The hook publishes synchronously.
+   */
+  onReconnect(hook: () => void): void {
+    this.connectHooks.push(hook);
+  }
+
   stats(): ConnectionStats {
     const c = this.counters;
     return {
@@ -223,6 +234,7 @@ export class MqttConnection {
   private async onConnected(client: MqttClient): Promise<void> {
     try {
       await this.subscribeOn(client, [...this.subscriptions.keys()]);
+      for (const hook of this.connectHooks) hook();
       // All republishes are queued synchronously, so a newer value set meanwhile is written after its older one.
       const sends = [...this.retained].map(([topic, payload]) => this.send(client, topic, payload, true));
       await Promise.all(sends);

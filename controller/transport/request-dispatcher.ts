@@ -104,8 +104,11 @@ function limited(transaction: Transaction | null, retryAfterMs: number, why: str
 }
 
 function roleAllows(have: Identity['role'], need: Identity['role']): boolean {
-  return have === 'controller' || have === need;
+  return have === 'controller' || have === need || need === 'viewer';
 }
+
+/** Who sent a request open to viewers without a token (`history`): anyone the broker let publish it. */
+const ANONYMOUS_VIEWER: Identity = { id: 'viewer', role: 'viewer' };
 
 // Handlers are stored with their parameter types erased; `onRequest` is where the types meet.
 type AnyHandler = (params: unknown, context: RequestContext) => Promise<HandlerResult<RequestName>>;
@@ -189,7 +192,7 @@ export class RequestDispatcher {
       return this.refuse(table, name, fail('UNKNOWN_TABLE', transaction, JSON.stringify(table.slice(0, 80))));
     }
     if (!isKnownRequest(name)) return this.refuse(table, name, fail('UNKNOWN_REQUEST', transaction, JSON.stringify(name)));
-    const identity = this.tokens.identify(token);
+    const identity = this.tokens.identify(token) ?? (REQUESTS[name].role === 'viewer' ? ANONYMOUS_VIEWER : null);
     if (identity === null || !roleAllows(identity.role, REQUESTS[name].role)) {
       return this.refuse(table, name, fail('UNAUTHORIZED', transaction));
     }

@@ -11,6 +11,7 @@ import { CHIP_COUNT } from '../runtime/registry/items.ts';
 import type { GameId } from '../rules/engine.ts';
 import type { RecordCorrection, RecordedGame, RecordRefusal, RecordStep } from '../rules/game-record.ts';
 import type { Role } from './acl.ts';
+import type { JsonValue } from './payloads.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const Reason = Type.String({ minLength: 1, maxLength: 500 });
@@ -43,8 +44,11 @@ const SimulatedOp = Type.Union([
 /** One request: its parameters' schema, who may send it, and a line for the docs. */
 export interface RequestSpec {
   readonly params: TSchema;
-  /** The lowest role whose token may send it (every request needs a token today). */
-  readonly role: Exclude<Role, 'viewer'>;
+  /**
+   * The lowest role whose token may send it. `viewer`: no token needed (anyone the broker lets publish the
+   * request; `history` only, which answers what the public stream already carried).
+   */
+  readonly role: Role;
   readonly summary: string;
 }
 
@@ -168,6 +172,15 @@ export const REQUESTS = {
       entrant: Id, delta: Type.Number({ minimum: -1_000_000, maximum: 1_000_000 }), reason: Type.Optional(Reason),
     }, strict),
   },
+  history: {
+    role: 'viewer',
+    summary: 'The table\'s public events from `fromSeq` on (of this controller start, or of `epoch`), as published: fills a gap in `seq`.',
+    params: Type.Object({
+      fromSeq: Type.Integer({ minimum: 1 }),
+      epoch: Type.Optional(Type.Integer({ minimum: 0 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+    }, strict),
+  },
   'buzzer/new-session': {
     role: 'referee',
     summary: 'Buzzer mode: start a new session (scores and question numbers from zero; the log keeps the old one).',
@@ -249,6 +262,18 @@ export interface RequestData {
   'buzzer/mark': Applied;
   'buzzer/score': Applied & { readonly total: number };
   'buzzer/new-session': Applied;
+  history: {
+    /** The controller start the events belong to. */
+    readonly epoch: number;
+    /** Whether `epoch` is this controller's current start (events are still being added). */
+    readonly current: boolean;
+    /** The table's last event of that start when answering. */
+    readonly lastSeq: number;
+    /** The events, oldest first, each exactly as published on `<base>/<table>/events`. */
+    readonly events: readonly JsonValue[];
+    /** Where the next page starts (ask again with `fromSeq: next`), or null when these reach `lastSeq`. */
+    readonly next: number | null;
+  };
 }
 
 // Every request has a data type and no data type lacks a request (a compile error otherwise).
@@ -259,7 +284,8 @@ const _dataCoversRequests: Same<keyof RequestData, RequestName> = true;
 export interface Identity {
   /** The name given to the token in the configuration (for logs and the event log). */
   readonly id: string;
-  readonly role: Exclude<Role, 'viewer'>;
+  /** `viewer`: no token (a `history` request from anyone the broker let publish it). */
+  readonly role: Role;
 }
 
 /** The context a handler runs in. */

@@ -95,6 +95,8 @@ export async function startCommand(argv: readonly string[], io: Output): Promise
   io.out('zaptable is running');
   io.out(`  tables     ${started.tables.join(', ')} (${hardwareWords(config)})`);
   io.out(`  MQTT       ${started.brokerUrl}  (base topic ${config.mqtt.baseTopic})`);
+  const venueUrl = (maskSecrets(config) as typeof config).mqtt.venue.url;
+  if (venueUrl !== undefined) io.out(`  venue      ${venueUrl}  (linked; the tables play on whatever the venue network does)`);
   io.out(`  try        ${viewerHint(started.brokerUrl, config)}`);
   io.out(`  event log  ${started.databaseFile}`);
   for (const line of dashboardLines(started.dashboardUrl, started.dashboardLanUrls ?? [])) io.out(line);

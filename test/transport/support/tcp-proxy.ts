@@ -9,6 +9,7 @@ export class TcpProxy {
   private readonly targetPort: number;
   private readonly pairs = new Set<readonly [Socket, Socket]>();
   private server: Server | undefined;
+  private refusing = false;
 
   constructor(targetPort: number) {
     this.targetPort = targetPort;
@@ -17,6 +18,11 @@ export class TcpProxy {
   /** Listens on a free port; resolves with it. */
   async start(): Promise<number> {
     const server = createServer((downstream) => {
+      if (this.refusing) {
+        // The link is down: a connection attempt fails as one to an unreachable host would, at once.
+        downstream.resetAndDestroy();
+        return;
+      }
       const upstream = createConnection({ port: this.targetPort, host: '127.0.0.1', noDelay: true });
       downstream.setNoDelay(true);
       const pair = [downstream, upstream] as const;
@@ -43,6 +49,17 @@ export class TcpProxy {
       downstream.resetAndDestroy();
     }
     this.pairs.clear();
+  }
+
+  /** Cuts every relayed connection and refuses new ones until `restore()`: a network link that is down. */
+  breakLink(): void {
+    this.refusing = true;
+    this.cutAll();
+  }
+
+  /** Relays new connections again. */
+  restore(): void {
+    this.refusing = false;
   }
 
   async close(): Promise<void> {
