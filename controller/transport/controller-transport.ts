@@ -150,8 +150,10 @@ export class ControllerTransport {
     this.bridge = this.connection(prefix, this.topics.bridgeStatus(this.controllerId), logger);
     const link = options.venueLink;
     // On the venue broker the ids start with the venue account's name (a zaptable broker reserves them so).
-    const venuePrefix = link === undefined ? prefix : options.clientIdPrefix ?? ownClientId(`${link.username}-${this.controllerId}`, random);
-    this.venueBridge = link === undefined ? undefined : this.connection(venuePrefix, this.topics.bridgeStatus(this.controllerId), logger, link);
+    const venuePrefix = link === undefined ? prefix
+      : options.clientIdPrefix ?? ownClientId(`${link.username}-${this.controllerId}`, random);
+    this.venueBridge = link === undefined ? undefined
+      : this.connection(venuePrefix, this.topics.bridgeStatus(this.controllerId), logger, link);
     for (const table of options.tables) {
       if (!isTableId(table)) throw new Error(`invalid table id ${JSON.stringify(table)}`);
       if (this.channels.has(table)) throw new Error(`table ${table} is listed twice`);

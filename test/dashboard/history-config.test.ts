@@ -62,7 +62,7 @@ beforeAll(async () => {
   assets = await buildAssets();
   broker = await startBroker();
   client = await connectAsync(broker.url, { username: USERS.controller.username, password: USERS.controller.password, clientId: `ctl-history-${process.pid}` });
-  await client.publishAsync(`${BASE}/bridge/tables`, JSON.stringify({ tables: [{ id: 't9', name: 'Nine' }] }), { qos: 1, retain: true });
+  await client.publishAsync(`${BASE}/bridge/pi-9/tables`, JSON.stringify({ controller: 'pi-9', tables: [{ id: 't9', name: 'Nine' }] }), { qos: 1, retain: true });
   app = await makeApp(configWithSecrets());
   bare = await makeApp(undefined);
   await waitFor(async () => (await get('/api/tables')).body.tables !== undefined && ((await get('/api/tables')).body.tables as unknown[]).length === 1, 'the table');

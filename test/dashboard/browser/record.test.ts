@@ -202,7 +202,8 @@ describe('game record page', () => {
     expect(old?.endedAtMs).not.toBeNull();
     const { page, errors } = await openPage(browser, `${harness.dashboardUrl}/#/table/${zz}/record/${old?.id}`, DESKTOP);
     await expect.poll(async () => page.getByTestId('record-games').locator('li').count()).toBe(after.length);
-    expect(await page.getByTestId('record-games').locator('[aria-current=page]').innerText()).toContain(`Game ${old?.id}`);
+    // The record's sections are shown once the record is drawn (laid out hidden before: no layout shift).
+    await expect.poll(async () => page.getByTestId('record-games').locator('[aria-current=page]').innerText()).toContain(`Game ${old?.id}`);
     await expect.poll(async () => page.getByTestId('record-winner').innerText()).toBe('Ended without a winner.');
     // An unknown game is a clear error with its code, not an empty page.
     await page.goto(`${harness.dashboardUrl}/#/table/${zz}/record/999999`);
