@@ -84,7 +84,10 @@ describe.each(BROKERS)('refusals on %s', (broker) => {
     };
     for (const card of refused) expect(shown(card), card).toBe(expected(card));
     expect(held.some((c) => !follows(top, c)) && notHeld.some((c) => !follows(top, c))).toBe(true);
-    expect(new Set(refused.filter((c) => follows(top, c)).map((c) => answers.get(c))).size).toBe(1);
+    // Every refused card that follows gets the same answer, word for word. (The deal is random: ana may hold every
+    // card that follows, and then none is refused.)
+    const following = refused.filter((c) => follows(top, c));
+    expect(new Set(following.map((c) => answers.get(c))).size).toBe(following.length > 0 ? 1 : 0);
     expect(rig.app.tableState('t1')?.state).toEqual(truth.state);
   });
 
