@@ -5,7 +5,7 @@
  */
 import { runFloodBench, type FloodBenchResult, type LatencySummary } from '../../bench/flood-bench.ts';
 import { intOption, parse } from '../args.ts';
-import { brokersOption } from './bench-options.ts';
+import { brokersOption, runAndReport } from './bench-options.ts';
 import type { Output } from '../output.ts';
 
 export const benchFloodHelp = `zaptable bench flood [--broker embedded|mosquitto|both] [--tables N] [--samples N] [--flood N]
@@ -77,21 +77,12 @@ export async function benchFloodCommand(argv: readonly string[], io: Output): Pr
     broker: { type: 'string' }, tables: { type: 'string' }, samples: { type: 'string' }, flood: { type: 'string' },
     'no-limits': { type: 'boolean' }, json: { type: 'boolean' },
   });
-  const result = await runFloodBench({
+  return runAndReport(io, 'flood', values.json === true, async (progress) => runFloodBench({
     brokers: brokersOption(values.broker),
     tables: intOption(values.tables, 'tables', 5, 2, 50),
     samples: intOption(values.samples, 'samples', 200, 1, 100_000),
     flood: intOption(values.flood, 'flood', 100_000, 1, 10_000_000),
     noLimits: values['no-limits'] === true,
-    progress: (text) => {
-      io.progress(`bench flood: ${text}`);
-    },
-  });
-  io.progress('');
-  if (values.json === true) {
-    io.out(JSON.stringify(result, null, 2));
-    return 0;
-  }
-  for (const line of formatFloodReport(result)) io.out(line);
-  return 0;
+    progress,
+  }), formatFloodReport);
 }

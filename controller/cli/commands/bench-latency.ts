@@ -8,7 +8,7 @@ import {
   GOALS, runLatencyBench, type BrokerRun, type LatencyBenchResult, type LatencyFigures,
 } from '../../bench/latency-bench.ts';
 import { intOption, parse } from '../args.ts';
-import { brokersOption } from './bench-options.ts';
+import { brokersOption, runAndReport } from './bench-options.ts';
 import type { Output } from '../output.ts';
 
 export const benchLatencyHelp = `zaptable bench latency [--samples N] [--load EVENTS_PER_S] [--broker embedded|mosquitto|both]
@@ -108,21 +108,12 @@ export async function benchLatencyCommand(argv: readonly string[], io: Output): 
     samples: { type: 'string' }, load: { type: 'string' }, broker: { type: 'string' },
     seconds: { type: 'string' }, 'window-ms': { type: 'string' }, json: { type: 'boolean' },
   });
-  const result = await runLatencyBench({
+  return runAndReport(io, 'latency', values.json === true, async (progress) => runLatencyBench({
     samples: intOption(values.samples, 'samples', 1000, 1, 1_000_000),
     loadEventsPerS: intOption(values.load, 'load', 5000, 1, 1_000_000),
     brokers: brokersOption(values.broker),
     throughputSeconds: intOption(values.seconds, 'seconds', 5, 1, 600),
     arbitrationWindowMs: intOption(values['window-ms'], 'window-ms', 0, 0, 10_000),
-    progress: (text) => {
-      io.progress(`bench latency: ${text}`);
-    },
-  });
-  io.progress('');
-  if (values.json === true) {
-    io.out(JSON.stringify(result, null, 2));
-    return 0;
-  }
-  for (const line of formatLatencyReport(result)) io.out(line);
-  return 0;
+    progress,
+  }), formatLatencyReport);
 }

@@ -3,8 +3,9 @@
  * prints every sample, the steady min/median/max and the slope. Method: controller/bench/memory-bench.ts.
  * Figures, not a timed test (exit code 0 whatever they say).
  */
-import { runMemory } from '../../bench/memory-bench.ts';
+import { runMemory, type MemoryResult } from '../../bench/memory-bench.ts';
 import { intOption, parse } from '../args.ts';
+import { runAndReport } from './bench-options.ts';
 import type { Output } from '../output.ts';
 
 export const benchMemoryHelp = `zaptable bench memory [--seconds S] [--interval S] [--warmup S] [--tables N] [--no-dashboard] [--node-option=F]... [--json]
@@ -20,32 +21,28 @@ export async function benchMemoryCommand(argv: readonly string[], io: Output): P
     seconds: { type: 'string' }, interval: { type: 'string' }, warmup: { type: 'string' }, tables: { type: 'string' },
     'no-dashboard': { type: 'boolean' }, 'node-option': { type: 'string', multiple: true }, json: { type: 'boolean' },
   });
-  const result = await runMemory({
+  return runAndReport(io, 'memory', values.json === true, async (progress) => runMemory({
     seconds: intOption(values.seconds, 'seconds', 600, 1, 7 * 24 * 3600),
     intervalS: intOption(values.interval, 'interval', 10, 1, 3600),
     warmupS: intOption(values.warmup, 'warmup', 60, 0, 7 * 24 * 3600),
     tables: intOption(values.tables, 'tables', 0, 0, 20),
     dashboard: values['no-dashboard'] !== true,
     nodeOptions: values['node-option'] ?? [],
-    progress: (text) => {
-      io.progress(`bench memory: ${text}`);
-    },
-  });
-  io.progress('');
-  if (values.json === true) {
-    io.out(JSON.stringify(result, null, 2));
-    return 0;
-  }
+    progress,
+  }), memoryReport);
+}
+
+/** The report's lines. */
+function* memoryReport(result: MemoryResult): Generator<string> {
   const mb = (x: number): string => x.toFixed(1);
-  io.out(`memory: ${result.what}`);
-  io.out(`process measured: ${result.command} (pid ${result.pid}), VmRSS from /proc/${result.pid}/status`);
-  io.out('     s    RSS MB   anon MB  files MB   load');
+  yield `memory: ${result.what}`;
+  yield `process measured: ${result.command} (pid ${result.pid}), VmRSS from /proc/${result.pid}/status`;
+  yield '     s    RSS MB   anon MB  files MB   load';
   for (const s of result.samples) {
-    io.out(`${s.t.toFixed(0).padStart(6)}${mb(s.rssMb).padStart(10)}${mb(s.anonMb).padStart(10)}${mb(s.fileMb).padStart(10)}${s.load.toFixed(2).padStart(7)}`);
+    yield `${s.t.toFixed(0).padStart(6)}${mb(s.rssMb).padStart(10)}${mb(s.anonMb).padStart(10)}${mb(s.fileMb).padStart(10)}${s.load.toFixed(2).padStart(7)}`;
   }
   const { steady } = result;
-  io.out(`RSS from ${result.warmupS} s on (${steady.count} samples): min ${mb(steady.min)} MB, median ${mb(steady.p50)} MB, max ${mb(steady.max)} MB; `
+  yield `RSS from ${result.warmupS} s on (${steady.count} samples): min ${mb(steady.min)} MB, median ${mb(steady.p50)} MB, max ${mb(steady.max)} MB; `
     + `slope ${mb(result.rssSlopeMbPerHour)} MB/h; peak (VmHWM, start-up included) ${mb(result.peakMb)} MB; `
-    + `load average ${result.loadStart.toFixed(2)} → ${result.loadEnd.toFixed(2)}`);
-  return 0;
+    + `load average ${result.loadStart.toFixed(2)} → ${result.loadEnd.toFixed(2)}`;
 }

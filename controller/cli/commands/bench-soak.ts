@@ -2,8 +2,9 @@
  * `zaptable bench soak`: the demo with bots at several tables left running, memory sampled; prints every sample
  * and the slopes. Method: controller/bench/soak-bench.ts. Figures, not a timed test (exit code 0 whatever they say).
  */
-import { runSoak } from '../../bench/soak-bench.ts';
+import { runSoak, type SoakResult } from '../../bench/soak-bench.ts';
 import { intOption, parse } from '../args.ts';
+import { runAndReport } from './bench-options.ts';
 import type { Output } from '../output.ts';
 
 export const benchSoakHelp = `zaptable bench soak [--seconds S] [--interval S] [--tables N] [--no-dashboard] [--json]
@@ -22,23 +23,19 @@ export async function benchSoakCommand(argv: readonly string[], io: Output): Pro
     seconds: { type: 'string' }, interval: { type: 'string' }, tables: { type: 'string' },
     'no-dashboard': { type: 'boolean' }, json: { type: 'boolean' },
   });
-  const result = await runSoak({
+  return runAndReport(io, 'soak', values.json === true, async (progress) => runSoak({
     seconds: intOption(values.seconds, 'seconds', 600, 1, 7 * 24 * 3600),
     intervalS: intOption(values.interval, 'interval', 10, 1, 3600),
     tables: intOption(values.tables, 'tables', 4, 1, 20),
     dashboard: values['no-dashboard'] !== true,
-    progress: (text) => {
-      io.progress(`bench soak: ${text}`);
-    },
-  });
-  io.progress('');
-  if (values.json === true) {
-    io.out(JSON.stringify(result, null, 2));
-    return 0;
-  }
-  io.out(`soak: ${result.tables.join(', ')}; bots in every seat; heap ${result.gcBeforeSample ? 'after a full GC' : 'as found (run node with --expose-gc for the live heap)'}`);
-  io.out('     s    RSS MB   heap MB');
-  for (const s of result.samples) io.out(`${s.t.toFixed(0).padStart(6)}${s.rssMb.toFixed(1).padStart(10)}${s.heapMb.toFixed(1).padStart(10)}`);
-  io.out(`slope after the first minute: RSS ${result.rssSlopeMbPerHour.toFixed(1)} MB/h, heap ${result.heapSlopeMbPerHour.toFixed(1)} MB/h`);
-  return 0;
+    progress,
+  }), soakReport);
+}
+
+/** The report's lines. */
+function* soakReport(result: SoakResult): Generator<string> {
+  yield `soak: ${result.tables.join(', ')}; bots in every seat; heap ${result.gcBeforeSample ? 'after a full GC' : 'as found (run node with --expose-gc for the live heap)'}`;
+  yield '     s    RSS MB   heap MB';
+  for (const s of result.samples) yield `${s.t.toFixed(0).padStart(6)}${s.rssMb.toFixed(1).padStart(10)}${s.heapMb.toFixed(1).padStart(10)}`;
+  yield `slope after the first minute: RSS ${result.rssSlopeMbPerHour.toFixed(1)} MB/h, heap ${result.heapSlopeMbPerHour.toFixed(1)} MB/h`;
 }
