@@ -12,9 +12,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_TABLES, startPagesHarness, type PagesHarness } from '../support/pages-harness.ts';
-import { ROUTES } from './page-checks.ts';
-import { launchBrowser } from './support.ts';
+import { PAGE_TABLES, type PagesHarness } from '../support/pages-harness.ts';
+import { startCheckedPages, ROUTES } from './page-checks.ts';
 
 /** Lighthouse's mobile emulation (a Moto G Power). */
 const LIGHTHOUSE_MOBILE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true };
@@ -55,11 +54,7 @@ let harness: PagesHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  harness = await startPagesHarness();
-  browser = await launchBrowser();
-  await harness.playZappToMoves();
-  expect((await harness.request(PAGE_TABLES.buzzer.id, 'buzzer/arm', {})).status).toBe('ok');
-  expect((await harness.request(PAGE_TABLES.buzzer.id, 'simulate', { station: 't3-seat-1', op: 'press' })).status).toBe('ok');
+  ({ harness, browser } = await startCheckedPages());
 }, 180_000);
 
 afterAll(async () => {

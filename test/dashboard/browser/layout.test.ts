@@ -6,20 +6,16 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_TABLES, startPagesHarness, type PagesHarness } from '../support/pages-harness.ts';
+import { PAGE_TABLES, type PagesHarness } from '../support/pages-harness.ts';
 import { waitFor } from '../support/wait.ts';
-import { pageSize, PHONE, ROUTES, TV, widest } from './page-checks.ts';
-import { launchBrowser, openPage, screenshot } from './support.ts';
+import { startCheckedPages, pageSize, PHONE, ROUTES, TV, widest } from './page-checks.ts';
+import { openPage, screenshot } from './support.ts';
 
 let harness: PagesHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  harness = await startPagesHarness();
-  browser = await launchBrowser();
-  await harness.playZappToMoves();
-  expect((await harness.request(PAGE_TABLES.buzzer.id, 'buzzer/arm', {})).status).toBe('ok');
-  expect((await harness.request(PAGE_TABLES.buzzer.id, 'simulate', { station: 't3-seat-1', op: 'press' })).status).toBe('ok');
+  ({ harness, browser } = await startCheckedPages());
 }, 180_000);
 
 afterAll(async () => {

@@ -5,12 +5,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
-import { PAGE_TABLES } from '../support/pages-harness.ts';
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { PAGE_TABLES, startPagesHarness, type PagesHarness } from '../support/pages-harness.ts';
+import { launchBrowser } from './support.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const { zapp, zip, buzzer } = PAGE_TABLES;
+
+/**
+ * The controller and browser the layout checks run on, every route with something to show: Zapp Zerapp played to
+ * its moves, and a decided question on the buzzer table (one press: the big screen shows its winner).
+ */
+export async function startCheckedPages(): Promise<{ harness: PagesHarness; browser: Browser }> {
+  const harness = await startPagesHarness();
+  const browser = await launchBrowser();
+  await harness.playZappToMoves();
+  expect((await harness.request(buzzer.id, 'buzzer/arm', {})).status).toBe('ok');
+  expect((await harness.request(buzzer.id, 'simulate', { station: 't3-seat-1', op: 'press' })).status).toBe('ok');
+  return { harness, browser };
+}
 
 /** Every page of the dashboard, with a selector that is there once it shows its table's content. */
 export const ROUTES: readonly { readonly name: string; readonly hash: string; readonly ready: string }[] = [
