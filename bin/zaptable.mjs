@@ -9,11 +9,11 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const bundle = path.join(root, 'dist', 'zaptable.mjs');
 
-/** The newest modification time of the .ts files under `dir` (what the bundle is built from). */
+/** The newest modification time of the source files under `dir` (what the bundles are built from). */
 function newestSource(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile() && entry.name.endsWith('.ts')) {
+    if (entry.isFile() && /\.(ts|css|html|json)$/.test(entry.name)) {
       newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
     }
   }
@@ -23,7 +23,8 @@ function newestSource(dir) {
 function bundleIsCurrent() {
   if (process.env.ZAPTABLE_FROM_SOURCE === '1' || !existsSync(bundle)) return false;
   const built = statSync(bundle).mtimeMs;
-  return ['controller', path.join('dashboard', 'server')].every((dir) => newestSource(path.join(root, dir)) <= built);
+  // dashboard/web too: tools/build.mjs bundles the browser code into dist/web/ beside the controller.
+  return ['controller', 'dashboard'].every((dir) => newestSource(path.join(root, dir)) <= built);
 }
 
 if (bundleIsCurrent()) {

@@ -1,4 +1,4 @@
-// Builds dist/zaptable.mjs: the controller bundled as ES modules (npm packages stay external), run by plain
+// Builds dist/zaptable.mjs and dist/web/ (the dashboard's browser files; `--no-web` skips them): the controller bundled as ES modules (npm packages stay external), run by plain
 // `node`. Code-split: what a command imports on demand (the dashboard, the other commands, johnny-five's hub) is
 // a chunk of its own in dist/chunks/, and so are the npm packages it imports — in one bundle every package's
 // import would be hoisted to the top and loaded by every command (fastify, esbuild and johnny-five in a
@@ -30,6 +30,8 @@ const result = await build({
   sourcemap: 'linked',
   logLevel: 'warning',
   metafile: true,
+  // Where the dashboard's browser files of this build are (dashboard/server/assets.ts), relative to the project.
+  define: { ZAPTABLE_PREBUILT_WEB: JSON.stringify(path.relative(root, path.join(dist, 'web'))) },
 });
 // Chunk names carry a content hash: remove the previous builds' chunks (after writing the new ones, so a
 // controller started a moment ago from the old entry still finds its chunks while it starts).
@@ -39,3 +41,16 @@ for (const name of existsSync(chunks) ? readdirSync(chunks) : []) {
   if (!written.has(path.join(chunks, name))) rmSync(path.join(chunks, name), { force: true });
 }
 console.log(`zaptable: built ${path.relative(root, path.join(dist, 'zaptable.mjs'))} in ${Date.now() - started} ms`);
+
+// The dashboard's browser code, bundled and compressed (gzip 9, brotli 11) once here instead of at every start of
+// the controller: on a Pi that is seconds of CPU, and memory the thread pool keeps (dashboard/server/assets-prebuilt.ts).
+if (!process.argv.includes('--no-web')) {
+  const webStarted = Date.now();
+  const { tsImport } = await import('tsx/esm/api');
+  const { buildAssets } = await tsImport('../dashboard/server/assets-bundle.ts', import.meta.url);
+  const { newestWebSource, writePrebuiltAssets } = await tsImport('../dashboard/server/assets-prebuilt.ts', import.meta.url);
+  const sourcesMtimeMs = newestWebSource();
+  const assets = await buildAssets();
+  writePrebuiltAssets(path.join(dist, 'web'), assets, sourcesMtimeMs);
+  console.log(`zaptable: built ${path.relative(root, path.join(dist, 'web'))} (${assets.files.size} files, compressed) in ${Date.now() - webStarted} ms`);
+}

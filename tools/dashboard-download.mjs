@@ -1,13 +1,13 @@
 // What each dashboard page downloads: the HTML page, the stylesheet and the scripts its route loads — the router
 // `main`, the page's chunk, the games' code it needs (`games` in dashboard/web/routes.ts: the table's current
 // game, one row per game, or all of them) and the shared chunks they import — plain, gzip 9 and brotli 11, as the
-// dashboard serves them. It bundles exactly as the dashboard does at start-up (dashboard/server/assets.ts), so
+// dashboard serves them. It bundles exactly as `npm ci` does for the dashboard (dashboard/server/assets-bundle.ts), so
 // the figures are the served bytes; `curl` against a running dashboard gives the same per file (README).
 //   node tools/dashboard-download.mjs [--markdown]
 import { readFileSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
 
-const { buildAssets } = await tsImport('../dashboard/server/assets.ts', import.meta.url);
+const { buildAssets } = await tsImport('../dashboard/server/assets-bundle.ts', import.meta.url);
 const assets = await buildAssets();
 const markdown = process.argv.includes('--markdown');
 const style = [...assets.files.values()].find((f) => f.name.startsWith('style.'));

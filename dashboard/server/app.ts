@@ -7,7 +7,7 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import helmet from '@fastify/helmet';
 import websocket from '@fastify/websocket';
 import type { TransportLogger } from '../../controller/transport/logger.ts';
-import { buildAssets, type Assets } from './assets.ts';
+import { loadAssets, type Assets } from './assets.ts';
 import { DashboardError, errorBody } from './errors.ts';
 import { TableHistory } from './history.ts';
 import { registerLive, type LiveStats } from './live.ts';
@@ -118,8 +118,12 @@ export const dashboardApp: FastifyPluginAsync<DashboardOptions> = async (app, op
     history.stop();
     await Promise.resolve();
   });
-  const assets = options.assets ?? await buildAssets();
-  app.log.debug({ ms: Math.round(assets.buildMs) }, 'dashboard assets bundled');
+  const assets = options.assets ?? await loadAssets({
+    onBundle: (why) => {
+      app.log.info({ code: why.code }, `dashboard: bundling the browser code at start-up (${why.message})`);
+    },
+  });
+  app.log.debug({ ms: Math.round(assets.buildMs), source: assets.source }, 'dashboard assets ready');
 
   // One error shape for every route: the catalogue's.
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -1,6 +1,6 @@
 /**
  * Every page of the dashboard, one line each: its path, its nav link, its window title and how to load it.
- * Each page's code is a chunk of its own (`dashboard/server/assets.ts` splits the bundle at every `import()`),
+ * Each page's code is a chunk of its own (`dashboard/server/assets-bundle.ts` splits the bundle at every `import()`),
  * downloaded when its route first opens, so a phone on the overview never loads the health page's plots.
  *
  * Adding a page is one line in `ROUTES` (dashboard/README.md, "Adding a page"): its module exports the page

@@ -7,7 +7,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardApp } from '../../dashboard/server/app.ts';
-import { buildAssets, type Assets } from '../../dashboard/server/assets.ts';
+import type { Assets } from '../../dashboard/server/assets.ts';
+import { buildAssets } from '../../dashboard/server/assets-bundle.ts';
 import { MqttHub } from '../../dashboard/server/mqtt-hub.ts';
 import { FakeController } from './support/fake-controller.ts';
 import { BASE, TOKEN, USERS, startBroker } from './support/harness.ts';
