@@ -28,6 +28,8 @@ export interface MemoryOptions {
   readonly dashboard?: boolean;
   /** Options for node itself (V8 flags), before the script. */
   readonly nodeOptions?: readonly string[];
+  /** The goal for the median RSS, MB, carried into the result for the report. */
+  readonly goalMb?: number;
   readonly progress?: (text: string) => void;
 }
 
@@ -58,6 +60,7 @@ export interface MemoryResult {
   /** Load average (1 min) at the first and last sample. */
   readonly loadStart: number;
   readonly loadEnd: number;
+  readonly goalMb?: number;
 }
 
 const KB_PER_MB = 1024;
@@ -172,5 +175,6 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
     warmupS,
     loadStart: samples[0]?.load ?? Number.NaN,
     loadEnd: samples.at(-1)?.load ?? Number.NaN,
+    ...options.goalMb === undefined ? {} : { goalMb: options.goalMb },
   };
 }

@@ -3,6 +3,7 @@
  * broker (embedded by default), the controller on the configured hardware (the simulated table with bots when
  * none is configured) and the dashboard; prints where to look; shuts down cleanly on Ctrl-C.
  */
+import { missingNodeFlags, nodeCommand } from '../../app/node-flags.ts';
 import { ControllerApp, type DashboardStartOptions } from '../../app/controller-app.ts';
 import { formatConfigError, loadConfig, maskSecrets, type ZaptableConfig } from '../../config/index.ts';
 import { parse } from '../args.ts';
@@ -102,6 +103,10 @@ export async function startCommand(argv: readonly string[], io: Output): Promise
   for (const line of dashboardLines(started.dashboardUrl, started.dashboardLanUrls ?? [])) io.out(line);
   for (const secret of loaded.generated) {
     io.out(`  ${secret.path} for this run: ${secret.value}  (set ${secret.variable} to keep one)`);
+  }
+  const missing = missingNodeFlags();
+  if (missing.length > 0) {
+    io.out(`  memory     node runs without ${missing.join(' ')}: ${nodeCommand('start')} holds ~15 MB less (docs/performance.md)`);
   }
   io.out('Press Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
