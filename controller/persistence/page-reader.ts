@@ -30,6 +30,7 @@ export const LOG_TABLE_COLUMNS = {
     'raw_us', 'device_us', 'uncertainty_us', 'before_us', 'after_us'],
   snapshots: ['game_id', 'seq', 'action_count', 'state'],
   answers: ['key', 'table_id', 'at_wall_ms', 'response'],
+  public_events: ['table_id', 'epoch', 'seq', 'at_wall_ms', 'payload'],
 } as const;
 
 export type LogTableName = keyof typeof LOG_TABLE_COLUMNS;
@@ -128,6 +129,7 @@ function classify(values: Value[], rowid: number): { table: LogTableName; row: R
     && KINDS.has(String(v(3))) && isInt(v(4)) && nullOr(isNum)(v(5)) && isJson(v(6))) return row('log');
   if (values.length === 4 && isInt(v(0)) && isInt(v(1)) && isInt(v(2)) && isJson(v(3))) return row('snapshots');
   if (values.length === 4 && isText(v(0)) && isText(v(1)) && isInt(v(2)) && isJson(v(3))) return row('answers');
+  if (values.length === 5 && isText(v(0)) && isInt(v(1)) && isInt(v(2)) && isInt(v(3)) && isJson(v(4))) return row('public_events');
   return undefined;
 }
 
@@ -146,6 +148,7 @@ export function rowLooksWhole(table: LogTableName, row: RawRow): boolean {
     case 'log': return KINDS.has(String(row.kind)) && json('payload');
     case 'snapshots': return json('state');
     case 'answers': return json('response');
+    case 'public_events': return json('payload');
   }
 }
 
@@ -327,7 +330,7 @@ function freePages(pages: Pages, headerOk: boolean): Set<number> {
 
 /** One empty map per table of the log. */
 export function emptyTables(): Record<LogTableName, Map<number, RawRow>> {
-  return { games: new Map(), log: new Map(), snapshots: new Map(), answers: new Map() };
+  return { games: new Map(), log: new Map(), snapshots: new Map(), answers: new Map(), public_events: new Map() };
 }
 
 /** Reads every decodable row of the event log's tables from `file` (and `<file>-wal`), page by page. */
@@ -341,7 +344,7 @@ export function readLogPages(file: string): PageReadResult {
   const pages = new Pages(main, walPages, layout, count);
   const free = freePages(pages, header !== undefined);
   const tables = emptyTables();
-  const undecodable: Record<LogTableName, number> = { games: 0, log: 0, snapshots: 0, answers: 0 };
+  const undecodable: Record<LogTableName, number> = { games: 0, log: 0, snapshots: 0, answers: 0, public_events: 0 };
   for (let n = 1; n <= count; n++) {
     if (free.has(n)) continue;
     const records = leafRecords(pages, n);

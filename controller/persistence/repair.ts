@@ -25,6 +25,8 @@ const TABLES = [
   { name: 'log', key: 'seq' },
   { name: 'snapshots', key: 'rowid' },
   { name: 'answers', key: 'rowid' },
+  // Every event as it was published (migration 4): what `history` and the venue's replay serve.
+  { name: 'public_events', key: 'rowid' },
 ] as const;
 
 export interface ReadableRows {
@@ -33,7 +35,7 @@ export interface ReadableRows {
   /**
    * Per table, rows known to be lost: the gaps in `games.id` and `log.seq` (both are numbered without gaps, so
    * a missing number is a lost row, except rows after the last one read, which nothing can count), and for
-   * `snapshots` and `answers` the records found but not decodable.
+   * `snapshots`, `answers` and `public_events` the records found but not decodable.
    */
   readonly unreadable: Readonly<Record<string, number>>;
   /** Game rows rebuilt from their `game-started` and `game-ended` log rows. */
@@ -157,7 +159,7 @@ export function exportReadable(file: string): ReadableRows | { readonly error: s
   const sqlite = readWithSqlite(file);
   const useSqlite = !('error' in sqlite);
   if (useSqlite && sqlite.complete) {
-    return finish(sqlite.tables, { games: 0, log: 0, snapshots: 0, answers: 0 }, 'sqlite');
+    return finish(sqlite.tables, { games: 0, log: 0, snapshots: 0, answers: 0, public_events: 0 }, 'sqlite');
   }
   const pages = readLogPages(file);
   const tables = { ...pages.tables } as Tables;
@@ -180,10 +182,11 @@ function finish(
   return {
     tables: {
       games: sorted(tables.games), log: sorted(tables.log), snapshots: sorted(tables.snapshots), answers: sorted(tables.answers),
+      public_events: sorted(tables.public_events),
     },
     unreadable: {
       games: gaps(tables.games.keys()), log: gaps(tables.log.keys()),
-      snapshots: undecodable.snapshots, answers: undecodable.answers,
+      snapshots: undecodable.snapshots, answers: undecodable.answers, public_events: undecodable.public_events,
     },
     rebuiltGames, reader,
   };

@@ -3,7 +3,8 @@
  * file was lost — the last one included, where SQLite (and `sqlite3 .recover`) sees no database at all.
  *
  * A real log written by the controller's EventLog (bot games of both games: a sensor row and an action per step,
- * a snapshot every 25 actions, answers, a refused action, an unfinished last game) is damaged at every page
+ * a snapshot every 25 actions, answers, the public events as published, a refused action, an unfinished last
+ * game) is damaged at every page
  * position in three ways — zeroed, random bytes, the file cut short there — and, on a larger log, at 1 % of its
  * pages at once. What must come back is worked out from the intact file by SQLite itself, not by our reader:
  * its `dbstat` table names each page's table and the b-tree path of every leaf and overflow page, and a
@@ -25,7 +26,7 @@ import { randomSource } from '../../controller/kernel/random.ts';
 import { press } from './helpers.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-repair-'));
-const TABLES = ['games', 'log', 'snapshots', 'answers'] as const;
+const TABLES = ['games', 'log', 'snapshots', 'answers', 'public_events'] as const;
 type Table = (typeof TABLES)[number];
 type Row = Record<string, unknown>;
 
@@ -37,6 +38,7 @@ function writeLog(
   if (!opened.ok) throw new Error(opened.message);
   const log = opened.log;
   let clock = 1_760_000_000_000;
+  const published = new Map<string, number>();
   for (let g = 1; g <= games; g++) {
     const zip = g % 2 === 0;
     const game = zip ? 'zip-zap' : 'zapp-zerapp';
@@ -53,6 +55,10 @@ function writeLog(
         clock += 37;
         log.appendSensor(tableId, id, press(`${tableId}-seat-${String(i % 3)}`, clock * 1000));
         log.appendAction(tableId, id, action, { step: i });
+        // What the controller published for it, as the venue replay and `history` read it back.
+        const seq = (published.get(tableId) ?? 0) + 1;
+        published.set(tableId, seq);
+        log.appendPublicEvent(tableId, 1_760_000_000_000, seq, clock, JSON.stringify({ seq, at: clock, action }));
         if (i % 25 === 24) log.appendSnapshot(id, state);
         if (i % 40 === 7) log.appendRejected(tableId, id, { type: 'roll' }, { code: 'NOT_YOUR_TURN', message: 'wait' });
         if (i % 10 === 9) log.commit();
@@ -145,7 +151,7 @@ function expectRecovered(
   const logRowOf = (gameId: number, event: string): number | undefined => [...original.log].find(([, r]) => r.game_id === gameId
     && r.kind === 'system' && String(r.payload).includes(`"event":"${event}"`))?.[0];
   for (const t of TABLES) {
-    const byContent = t === 'snapshots' || t === 'answers';
+    const byContent = t === 'snapshots' || t === 'answers' || t === 'public_events';
     const wanted = [...original[t]];
     const found = byContent ? new Set((exported.tables[t] ?? []).map((r) => JSON.stringify(r))) : undefined;
     for (const [rowid, row] of wanted) {
@@ -235,6 +241,11 @@ describe('log repair recovers every row on an intact page', () => {
     const intactLog = [...original.log.keys()].filter((seq) => !(where.get(`log:${String(seq)}`) ?? []).includes(pages));
     for (const seq of intactLog) expect(back.log.get(seq)).toEqual(original.log.get(seq));
     expect(back.games).toEqual(original.games);
+    // The events as published (what `history` and the venue's replay serve) come back too, those on intact pages.
+    const intactPublic = [...original.public_events].filter(([rowid]) => !(where.get(`public_events:${String(rowid)}`) ?? []).includes(pages));
+    expect(intactPublic.length).toBeGreaterThan(100);
+    const backPublic = new Set([...back.public_events.values()].map((row) => JSON.stringify(row)));
+    expect(intactPublic.filter(([, row]) => !backPublic.has(JSON.stringify(row)))).toEqual([]);
   });
 
   it('replays a game from its setup when its snapshots sit on damaged pages the open does not check', () => {

@@ -17,7 +17,7 @@ zaptable log backup TARGET [--db FILE]
 
 For an event log that no longer opens (zaptable start says LOG_CORRUPT):
 
-  export    prints every row that can still be read (games, log rows, snapshots, answers) as JSON,
+  export    prints every row that can still be read (games, log rows, snapshots, answers, public events) as JSON,
             to --out FILE or to the terminal; the log itself is only read
   repair    copies every readable row into a new log (same ids and seq numbers, so history and
             replay keep working), puts it in place of FILE, and keeps the damaged file beside it
