@@ -22,7 +22,7 @@ import { toLogError } from './errors.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The triggers that keep rows in the log; dropped and recreated inside the removal's transaction only. */
-const DELETE_TRIGGERS = ['log_no_delete', 'snapshots_no_delete', 'games_no_delete'] as const;
+const DELETE_TRIGGERS = ['log_no_delete', 'snapshots_no_delete', 'games_no_delete', 'public_events_no_delete'] as const;
 
 export interface ArchiveOptions {
   /** Games that ended more than this many days ago are moved (0: every finished game). */
@@ -48,6 +48,11 @@ export type ArchiveResult =
     /** The archive file (also when nothing was moved: where it would have gone). */
     readonly archiveFile: string;
     readonly games: readonly ArchivedGame[];
+    /**
+     * Public events (as published; `history` and the venue's replay read them) older than the cutoff, moved
+     * with the games: a season's live log would otherwise keep every event it ever published.
+     */
+    readonly publicEvents: number;
     /** Finished games old enough but kept, with why (the newest game keeps the ids counting up). */
     readonly kept: readonly { readonly id: number; readonly reason: string }[];
   }
@@ -97,12 +102,14 @@ export function archiveGames(logFile: string, options: ArchiveOptions): ArchiveR
   if (!live.ok) return live;
   const db = live.db;
   try {
-    const { move, kept } = candidates(db, nowMs - options.olderThanDays * DAY_MS);
-    if (move.length === 0) return { ok: true, archiveFile, games: [], kept };
-    const copied = copyToArchive(logFile, archiveFile, move, busyTimeoutMs);
+    const cutoffMs = nowMs - options.olderThanDays * DAY_MS;
+    const { move, kept } = candidates(db, cutoffMs);
+    const publicEvents = db.prepare('SELECT count(*) FROM public_events WHERE at_wall_ms < ?').pluck().get(cutoffMs) as number;
+    if (move.length === 0 && publicEvents === 0) return { ok: true, archiveFile, games: [], publicEvents: 0, kept };
+    const copied = copyToArchive(logFile, archiveFile, move, cutoffMs, busyTimeoutMs);
     if (!copied.ok) return copied;
-    removeFromLive(db, move);
-    return { ok: true, archiveFile, games: copied.games, kept };
+    removeFromLive(db, move, cutoffMs);
+    return { ok: true, archiveFile, games: copied.games, publicEvents, kept };
   } catch (error) {
     const e = toLogError(error, logFile, 'LOG_WRITE_FAILED');
     return { ok: false, code: e.code, message: e.detail };
@@ -116,7 +123,9 @@ type CopyResult =
   | { readonly ok: false; readonly code: ArchiveErrorCode; readonly message: string };
 
 /** Copies the games into the archive (durably) and checks the copy against the live rows. */
-function copyToArchive(logFile: string, archiveFile: string, ids: readonly number[], busyTimeoutMs: number): CopyResult {
+function copyToArchive(
+  logFile: string, archiveFile: string, ids: readonly number[], cutoffMs: number, busyTimeoutMs: number,
+): CopyResult {
   mkdirSync(path.dirname(archiveFile), { recursive: true });
   const opened = openDatabase(archiveFile, { durability: 'power', busyTimeoutMs });
   if (!opened.ok) return opened;
@@ -133,20 +142,30 @@ function copyToArchive(logFile: string, archiveFile: string, ids: readonly numbe
           SELECT ${columns(archive, 'log')} FROM live.log WHERE game_id IN (${list}) AND seq NOT IN (SELECT seq FROM main.log);
         INSERT INTO main.snapshots (${columns(archive, 'snapshots')})
           SELECT ${columns(archive, 'snapshots')} FROM live.snapshots WHERE game_id IN (${list})
-            AND NOT EXISTS (SELECT 1 FROM main.snapshots s WHERE s.game_id = live.snapshots.game_id AND s.seq = live.snapshots.seq);`);
+            AND NOT EXISTS (SELECT 1 FROM main.snapshots s WHERE s.game_id = live.snapshots.game_id AND s.seq = live.snapshots.seq);
+        INSERT INTO main.public_events (${columns(archive, 'public_events')})
+          SELECT ${columns(archive, 'public_events')} FROM live.public_events WHERE at_wall_ms < ${cutoffMs}
+            AND NOT EXISTS (SELECT 1 FROM main.public_events p WHERE p.table_id = live.public_events.table_id
+              AND p.epoch = live.public_events.epoch AND p.seq = live.public_events.seq);`);
     }).immediate();
     // The copy must equal the live rows exactly, every column, both ways (EXCEPT compares whole rows).
-    for (const [table, where] of [['games', `id IN (${list})`], ['log', `game_id IN (${list})`], ['snapshots', `game_id IN (${list})`]] as const) {
+    const checked = [
+      ['games', `id IN (${list})`], ['log', `game_id IN (${list})`], ['snapshots', `game_id IN (${list})`],
+      ['public_events', `at_wall_ms < ${cutoffMs}`],
+    ] as const;
+    for (const [table, where] of checked) {
       const cols = columns(archive, table);
       const differ = (a: string, b: string): number => archive.prepare(
         `SELECT count(*) FROM (SELECT ${cols} FROM ${a}.${table} WHERE ${where} EXCEPT SELECT ${cols} FROM ${b}.${table} WHERE ${where})`,
       ).pluck().get() as number;
       const missing = differ('live', 'main');
-      const extra = differ('main', 'live');
+      // The archive holds the public events of earlier runs too, which are no longer live: for them only the
+      // way live → archive is checked (a clash on an event's number shows there as a missing row).
+      const extra = table === 'public_events' ? 0 : differ('main', 'live');
       if (missing > 0 || extra > 0) {
         return {
           ok: false, code: 'ARCHIVE_MISMATCH',
-          message: `${archiveFile} does not hold the live log's ${table} rows of games ${list} as they are (${missing} missing or different, `
+          message: `${archiveFile} does not hold the live log's ${table} rows ${ids.length > 0 && table !== 'public_events' ? `of games ${list} ` : ''}as they are (${missing} missing or different, `
             + `${extra} extra); is it another log's archive? Nothing was removed from ${logFile}`,
         };
       }
@@ -161,8 +180,8 @@ function copyToArchive(logFile: string, archiveFile: string, ids: readonly numbe
   }
 }
 
-/** Removes the games from the live log in one transaction, the delete triggers lifted inside it only. */
-function removeFromLive(db: Database.Database, ids: readonly number[]): void {
+/** Removes the games and the old public events from the live log in one transaction, the delete triggers lifted inside it only. */
+function removeFromLive(db: Database.Database, ids: readonly number[], cutoffMs: number): void {
   const list = ids.join(', ');
   const sql = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${DELETE_TRIGGERS.map((t) => `'${t}'`).join(', ')})`)
     .all() as { name: string; sql: string }[];
@@ -172,7 +191,8 @@ function removeFromLive(db: Database.Database, ids: readonly number[]): void {
     db.exec(`
       DELETE FROM snapshots WHERE game_id IN (${list});
       DELETE FROM log WHERE game_id IN (${list});
-      DELETE FROM games WHERE id IN (${list});`);
+      DELETE FROM games WHERE id IN (${list});
+      DELETE FROM public_events WHERE at_wall_ms < ${cutoffMs};`);
     for (const t of sql) db.exec(t.sql);
   }).immediate();
 }

@@ -22,12 +22,15 @@ import { newFile, openLog, press } from './helpers.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 11, 2, 9, 0, 0);
+/** The controller start the published events belong to. */
+const EPOCH = NOW - 300 * DAY;
 const players = ['A', 'B', 'C'];
 
 /** A log with `ages.length` finished games, game i ending `ages[i]` days before NOW, each with a press and a snapshot. */
 function seasonLog(ages: readonly number[]): { file: string; ids: number[] } {
   const file = newFile('season');
   let wall = 0;
+  let published = 0;
   const log: EventLog = openLog(file, { autoCommit: false, wallClock: () => wall });
   const ids = ages.map((age, i) => {
     const game = i % 2 === 0 ? 'zapp-zerapp' : 'zip-zap';
@@ -44,6 +47,9 @@ function seasonLog(ages: readonly number[]): { file: string; ids: number[] } {
       if (!outcome.ok) throw new Error(outcome.message);
       state = outcome.state;
       log.appendAction('T1', id, action);
+      // What the controller published for it (the `history` request and the venue's replay read these).
+      published++;
+      log.appendPublicEvent('T1', EPOCH, published, wall, JSON.stringify({ seq: published, at: wall, action }));
       if (n === 3) log.appendSnapshot(id, state);
     }
     wall = NOW - age * DAY;
@@ -53,6 +59,14 @@ function seasonLog(ages: readonly number[]): { file: string; ids: number[] } {
   });
   log.close();
   return { file, ids };
+}
+
+/** The events a log holds as published, in their order. */
+function publishedIn(file: string): { at_wall_ms: number; payload: string }[] {
+  const db = new Database(file, { readonly: true });
+  const rows = db.prepare('SELECT at_wall_ms, payload FROM public_events ORDER BY epoch, seq').all() as { at_wall_ms: number; payload: string }[];
+  db.close();
+  return rows;
 }
 
 function rowsOf(file: string, id: number): unknown[] {
@@ -77,6 +91,7 @@ describe('zaptable log archive', () => {
   it('moves old finished games into a dated archive that history and replay read, and keeps the rest', () => {
     const { file, ids } = seasonLog([200, 120, 95, 40, 10, 1]);
     const before = new Map(ids.map((id) => [id, rowsOf(file, id)]));
+    const allPublished = publishedIn(file);
     const replayBefore = memoryOutput();
     expect(replayDbCommand(['--db', file, '--game', String(ids[1])], replayBefore)).toBe(0);
 
@@ -101,11 +116,19 @@ describe('zaptable log archive', () => {
     expect(replayDbCommand(['--db', result.archiveFile, '--game', String(ids[1])], replayAfter)).toBe(0);
     expect(replayAfter.lines).toEqual(replayBefore.lines);
 
+    // The events published before the cutoff moved too, unchanged and in order; the later ones stayed.
+    const cutoff = NOW - 90 * DAY;
+    expect(result.publicEvents).toBe(allPublished.filter((e) => e.at_wall_ms < cutoff).length);
+    expect(result.publicEvents).toBeGreaterThan(10);
+    expect(publishedIn(result.archiveFile)).toEqual(allPublished.filter((e) => e.at_wall_ms < cutoff));
+    expect(publishedIn(file)).toEqual(allPublished.filter((e) => e.at_wall_ms >= cutoff));
+
     // The append-only triggers are back in both files.
     for (const f of [file, result.archiveFile]) {
       const db = new Database(f);
       expect(() => db.prepare('DELETE FROM log WHERE seq = (SELECT max(seq) FROM log)').run()).toThrow(/LOG_APPEND_ONLY/);
       expect(() => db.prepare('DELETE FROM games').run()).toThrow(/LOG_APPEND_ONLY/);
+      expect(() => db.prepare('DELETE FROM public_events').run()).toThrow(/LOG_APPEND_ONLY/);
       db.close();
     }
 
@@ -194,7 +217,7 @@ describe('zaptable log archive', () => {
     const { file, ids } = seasonLog([400, 2]);
     const io = memoryOutput();
     expect(await main(['log', 'archive', '--db', file, '--older-than', '30'], io)).toBe(0);
-    expect(io.lines.at(-1)).toMatch(new RegExp(`^zaptable log archive: moved 1 games \\(\\d+ log rows; ids ${ids[0]}\\) from .* to .*archive/zaptable-\\d{4}-\\d{2}-\\d{2}\\.db; read them with zaptable history --db `));
+    expect(io.lines.at(-1)).toMatch(new RegExp(`^zaptable log archive: moved 1 games \\(\\d+ log rows; ids ${ids[0]}\\) and \\d+ published events from .* to .*archive/zaptable-\\d{4}-\\d{2}-\\d{2}\\.db; read them with zaptable history --db `));
     const usage = memoryOutput();
     expect(await main(['log', 'archive', '--db', file], usage)).toBe(2);
     expect(usage.errors.join('\n')).toMatch(/--older-than DAYS/);

@@ -25,7 +25,8 @@ For an event log that no longer opens (zaptable start says LOG_CORRUPT):
 
 For a log that runs all season (safe while the controller runs):
 
-  archive   moves finished games that ended more than DAYS days ago (their rows and snapshots) into
+  archive   moves finished games that ended more than DAYS days ago (their rows and snapshots), and the
+            events published before then (what the history request serves), into
             DIR/<log>-YYYY-MM-DD.db (default DIR: archive/ beside the log), a complete event log that
             zaptable history --db and zaptable replay --db read. Copied, checked, then removed; the
             newest game always stays (ids keep counting up)
@@ -93,12 +94,13 @@ function archive(file: string, days: number, dir: string | undefined, io: Output
     return 1;
   }
   for (const k of result.kept) io.out(`  game ${k.id} stays: ${k.reason}`);
-  if (result.games.length === 0) {
+  if (result.games.length === 0 && result.publicEvents === 0) {
     io.out(`zaptable log archive: no finished game older than ${days} days to move; ${file} is unchanged`);
     return 0;
   }
   const rows = result.games.reduce((n, g) => n + g.rows, 0);
-  io.out(`zaptable log archive: moved ${result.games.length} games (${rows} log rows; ids ${result.games.map((g) => g.id).join(', ')}) `
+  const games = result.games.length === 0 ? 'no game' : `${result.games.length} games (${rows} log rows; ids ${result.games.map((g) => g.id).join(', ')})`;
+  io.out(`zaptable log archive: moved ${games} and ${result.publicEvents} published events `
     + `from ${file} to ${result.archiveFile}; read them with zaptable history --db ${result.archiveFile}`);
   return 0;
 }
