@@ -7,7 +7,8 @@
  * connection may read (docs/mqtt.md).
  *
  * Each message is parsed once here and turned into its `{topic, payload}` envelope once, as bytes, so that
- * sending it to hundreds of viewers costs no further JSON work.
+ * sending it to hundreds of viewers costs no further JSON work. Events are kept once each (by `epoch` and `seq`),
+ * and the ones this connection missed are asked of the table (`event-gaps.ts`) and put in their place.
  */
 import { randomBytes } from 'node:crypto';
 import { connect, type MqttClient } from 'mqtt';
@@ -15,6 +16,7 @@ import { silentLogger, type TransportLogger } from '../../controller/transport/l
 import type { HealthPayload, ResponsePayload, StatePayload } from '../../controller/transport/payloads.ts';
 import { DEFAULT_BASE_TOPIC, Topics, ownClientId, type ParsedTopic } from '../../controller/transport/topics.ts';
 import { DashboardError } from './errors.ts';
+import { EventGaps, eventNumber, type GapStats, type HistoryPage } from './event-gaps.ts';
 
 export interface MqttHubOptions {
   /** `mqtt://host:port` or `mqtts://…`. */
@@ -33,6 +35,8 @@ export interface MqttHubOptions {
   readonly requestTimeoutMs?: number;
   /** Events kept per table for the history route and the snapshot. Default 200. */
   readonly eventsPerTable?: number;
+  /** Ask a table for the events this connection missed (`event-gaps.ts`). Default true; false leaves the holes. */
+  readonly fillGaps?: boolean;
   /** How long `start()` waits for the first connection before resolving anyway, ms. Default 5000. */
   readonly connectWaitMs?: number;
   readonly reconnectPeriodMs?: number;
@@ -109,7 +113,8 @@ export class MqttHub {
   private readonly clientId: string;
   private client: MqttClient | undefined;
   private counter = 0;
-  private counters = { messages: 0, malformed: 0, requests: 0, timeouts: 0 };
+  private counters = { messages: 0, malformed: 0, requests: 0, timeouts: 0, duplicateEvents: 0 };
+  private readonly gaps: EventGaps;
 
   /** Throws on an invalid base topic (a configuration error, at start-up). */
   constructor(options: MqttHubOptions) {
@@ -117,6 +122,22 @@ export class MqttHub {
     this.logger = options.logger ?? silentLogger;
     this.topics = new Topics(options.baseTopic ?? DEFAULT_BASE_TOPIC);
     this.clientId = options.clientId ?? ownClientId(options.username, this.instance);
+    const askHistory = async (table: string, params: { fromSeq: number; epoch: number; limit: number }): Promise<HistoryPage> => {
+      const answer = await this.request(table, 'history', params);
+      if (answer.status !== 'ok') throw new Error(`${answer.error.code}: ${answer.error.message}`);
+      const data = answer.data;
+      if (!isRecord(data) || !Array.isArray(data.events) || !(data.next === null || typeof data.next === 'number')) {
+        throw new Error('the history answer is not a page of events');
+      }
+      return { events: data.events, next: data.next };
+    };
+    this.gaps = new EventGaps(askHistory, (table, events) => {
+      this.putRecovered(table, events);
+    }, this.eventsKept, this.logger);
+  }
+
+  private get eventsKept(): number {
+    return this.options.eventsPerTable ?? 200;
   }
 
   /** Whether the connection to the broker is up now. */
@@ -287,16 +308,20 @@ export class MqttHub {
     return (this.events.get(id) ?? []).slice(-limit).map((m) => m.payload);
   }
 
-  stats(): Readonly<typeof this.counters> & { readonly pending: number; readonly listeners: number } {
-    return { ...this.counters, pending: this.pending.size, listeners: this.listeners.size };
+  stats(): Readonly<typeof this.counters>
+    & { readonly pending: number; readonly listeners: number; readonly gaps: Readonly<GapStats> } {
+    return { ...this.counters, pending: this.pending.size, listeners: this.listeners.size, gaps: { ...this.gaps.stats } };
   }
 
   /**
    * Sends a request to a table as this dashboard and waits for its response. `params` must not hold
-   * `token` or `transaction` (they are set here). Throws a DashboardError: MQTT_UNAVAILABLE when the broker is
-   * not connected or refuses the publish, REQUEST_TIMEOUT when no response came in time.
+   * `token` or `transaction` (they are set here; no token for a request that needs none, `history`). Throws a
+   * DashboardError: MQTT_UNAVAILABLE when the broker is not connected or refuses the publish, REQUEST_TIMEOUT
+   * when no response came in time.
    */
-  async request(table: string, name: string, params: Readonly<Record<string, unknown>>, token: string): Promise<ResponsePayload> {
+  async request(
+    table: string, name: string, params: Readonly<Record<string, unknown>>, token?: string,
+  ): Promise<ResponsePayload> {
     const client = this.client;
     if (client?.connected !== true) throw new DashboardError('MQTT_UNAVAILABLE');
     const topic = this.topics.request(table, this.clientId, name);
@@ -312,7 +337,8 @@ export class MqttHub {
       this.pending.set(transaction, { table, name, resolve, timer });
     });
     try {
-      await client.publishAsync(topic, JSON.stringify({ ...params, transaction, token }), { qos: 1, retain: false });
+      const body = { ...params, transaction, ...token === undefined ? {} : { token } };
+      await client.publishAsync(topic, JSON.stringify(body), { qos: 1, retain: false });
     } catch (error) {
       const p = this.pending.get(transaction);
       if (p !== undefined) clearTimeout(p.timer);
@@ -375,15 +401,62 @@ export class MqttHub {
       if (text.length === 0) this.retained.delete(topic);
       else this.retained.set(topic, message);
     } else if (message.table !== undefined) {
-      let list = this.events.get(message.table);
-      if (list === undefined) {
-        list = [];
-        this.events.set(message.table, list);
+      const number = eventNumber(payload);
+      if (number !== undefined && this.holdsEvent(message.table, number)) {
+        // A repeat (QoS 1 redelivery, or the controller's replay of what a broker missed): nothing new.
+        this.counters.duplicateEvents++;
+        return;
       }
-      list.push(message);
-      const max = this.options.eventsPerTable ?? 200;
-      if (list.length > max) list.splice(0, list.length - max);
+      this.keepEvents(message.table, [message]);
+      if (number !== undefined && this.options.fillGaps !== false) this.gaps.seen(message.table, number);
     }
+    this.notify(message);
+  }
+
+  private holdsEvent(table: string, at: { seq: number; epoch: number }): boolean {
+    return (this.events.get(table) ?? []).some((m) => {
+      const n = eventNumber(m.payload);
+      return n !== undefined && n.seq === at.seq && n.epoch === at.epoch;
+    });
+  }
+
+  /** Adds events to a table's list, in the order they were numbered, keeping the newest `eventsKept`. */
+  private keepEvents(table: string, messages: readonly HubMessage[]): void {
+    const list = this.events.get(table) ?? [];
+    list.push(...messages);
+    if (messages.length > 1 || list.length > 1) {
+      const key = (m: HubMessage): readonly [number, number] => {
+        const n = eventNumber(m.payload);
+        return n === undefined ? [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : [n.epoch, n.seq];
+      };
+      // Stable: events without numbers stay where they arrived relative to each other.
+      list.sort((a, b) => {
+        const [ea, sa] = key(a);
+        const [eb, sb] = key(b);
+        return ea - eb || sa - sb;
+      });
+    }
+    if (list.length > this.eventsKept) list.splice(0, list.length - this.eventsKept);
+    this.events.set(table, list);
+  }
+
+  /** Events the history request brought back: kept in their place and passed to the listeners like live ones. */
+  private putRecovered(table: string, payloads: readonly unknown[]): void {
+    const topic = this.topics.events(table);
+    const parsed = this.topics.parse(topic) as HubMessage['parsed'];
+    const fresh = payloads.filter((p) => {
+      const n = eventNumber(p);
+      return n !== undefined && !this.holdsEvent(table, n);
+    }).map((payload): HubMessage => ({
+      topic, parsed, payload, frame: frameOf(topic, JSON.stringify(payload)), retainedKind: false, table,
+      receivedAt: performance.now(),
+    }));
+    if (fresh.length === 0) return;
+    this.keepEvents(table, fresh);
+    for (const message of fresh) this.notify(message);
+  }
+
+  private notify(message: HubMessage): void {
     for (const listener of this.listeners) {
       try {
         listener(message);
