@@ -46,7 +46,9 @@ export function tlsProblem(error: unknown, tls: MqttTlsOptions | undefined): str
   const at = tls?.source ?? 'tls';
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return undefined;
-  const said = error instanceof Error ? error.message : code;
+  // OpenSSL's errors carry a short `reason` ("tlsv13 alert certificate required") beside a multi-line message.
+  const reason = (error as { reason?: unknown }).reason;
+  const said = typeof reason === 'string' ? reason : (error instanceof Error ? error.message : code).split('\n')[0] ?? code;
   if (UNTRUSTED.has(code)) {
     return `TLS_CERT_UNTRUSTED: the broker's certificate does not verify (${said}): set ${at}.ca to the CA certificate (PEM) that signed it`;
   }
