@@ -6,7 +6,7 @@
  * than a connection failing later with a TLS error that names no file.
  */
 import { readFileSync } from 'node:fs';
-import type { Rejection } from '../kernel/result.ts';
+import type { Checked, Rejection } from '../kernel/result.ts';
 import { configError, type ConfigError } from './errors.ts';
 import type { ZaptableConfig } from './schema.ts';
 
@@ -72,7 +72,7 @@ function sectionsInUse(config: ZaptableConfig): [TlsAt, TlsSection][] {
 }
 
 /** Reads every section in use, or says which files cannot be read (all of them, as configuration errors). */
-export function brokerTlsOf(config: ZaptableConfig): { readonly ok: true; readonly tls: BrokerTls } | { readonly ok: false; readonly errors: ConfigError[] } {
+export function brokerTlsOf(config: ZaptableConfig): Checked<{ readonly tls: BrokerTls }, ConfigError> {
   const tls: { external?: TlsPem; venue?: TlsPem } = {};
   const errors: ConfigError[] = [];
   for (const [at, section] of sectionsInUse(config)) {

@@ -59,7 +59,8 @@ describe('broker TLS files', () => {
   });
 
   it('a client certificate without its key, or a key without its certificate, is CONFIG_INVALID', () => {
-    const file = folder(`${external('{ cert: certs/pi.pem }')}  venue: { url: "mqtts://v:8883", tls: { key: certs/pi.key } }\n`, { 'pi.pem': PEM, 'pi.key': PEM });
+    const yaml = `${external('{ cert: certs/pi.pem }')}  venue: { url: "mqtts://v:8883", tls: { key: certs/pi.key } }\n`;
+    const file = folder(yaml, { 'pi.pem': PEM, 'pi.key': PEM });
     expect(errorsOf(load(file)).map((e) => [e.code, e.path, e.message])).toEqual([
       ['CONFIG_INVALID', 'mqtt.external.tls.cert', 'needs mqtt.external.tls.key too (the client certificate\'s private key file)'],
       ['CONFIG_INVALID', 'mqtt.venue.tls.key', 'needs mqtt.venue.tls.cert too (the client certificate the key belongs to)'],
@@ -78,6 +79,7 @@ describe('broker TLS files', () => {
     const file = folder(external('{ ca: certs/nope.pem }'));
     const io = memoryOutput();
     expect(configCommand(['check', file], io)).toBe(1);
-    expect(io.errors[0]).toMatch(/zaptable\.yaml:5:\d+ mqtt\.external\.tls\.ca: cannot read .*nope\.pem: no such file \[TLS_FILE_UNREADABLE\]$/);
+    expect(io.errors[0]).toMatch(/zaptable\.yaml:5:\d+ mqtt\.external\.tls\.ca: cannot read .*nope\.pem: no such file/);
+    expect(io.errors[0]).toMatch(/ \[TLS_FILE_UNREADABLE\]$/);
   });
 });

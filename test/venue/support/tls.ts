@@ -49,7 +49,9 @@ export function makeClientCert(pki: TestPki, name: string): { readonly cert: str
  * The lines that make the Mosquitto listener just above them (or a new one on `port`) speak TLS with the
  * test CA; `clientCertificates`: it also requires a client certificate signed by the CA.
  */
-export function mosquittoTlsLines(pki: TestPki, options: { readonly port?: number; readonly clientCertificates?: boolean } = {}): string[] {
+export function mosquittoTlsLines(
+  pki: TestPki, options: { readonly port?: number; readonly clientCertificates?: boolean } = {},
+): string[] {
   return [
     ...(options.port === undefined ? [] : [`listener ${options.port} 127.0.0.1`]),
     `cafile ${pki.ca}`, `certfile ${pki.serverCert}`, `keyfile ${pki.serverKey}`,
