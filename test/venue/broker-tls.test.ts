@@ -5,7 +5,8 @@
  * the config file), `tls.cert` and `tls.key`. Checks:
  * - `broker: external` on `mqtts://` with `ca`: the controller runs, a viewer over mqtts sees its retained
  *   state, and its dashboard (`zaptable start`) and a `zaptable dashboard` both list the table online;
- * - without `ca`: `zaptable start` exits 1 saying the broker's certificate does not verify and what to set;
+ * - without `ca`: `zaptable start` and `zaptable dashboard` exit 1 saying the broker's certificate does not
+ *   verify and what to set;
  * - a `ca` file that does not exist: the coded configuration error, exit 1, nothing started (no event log);
  * - the venue link (`mqtt.venue.url: mqtts://…` with `tls.ca`) from a controller on its embedded broker;
  * - a broker requiring client certificates: with `cert` and `key` it connects; without, exit 1 and why.
@@ -75,10 +76,10 @@ const externalBroker = (url: string, tls: string | undefined) => (user: { userna
   `controller: { username: ${user.username}, password: ${user.password} }`,
 ];
 
-/** Runs `zaptable start` until it exits by itself (the failing starts); its exit code and output. */
-async function startToExit(file: string): Promise<{ readonly code: number | null; readonly output: string }> {
+/** Runs `zaptable start` (or `dashboard`) until it exits by itself (the failing starts); its exit code and output. */
+async function startToExit(file: string, command = 'start'): Promise<{ readonly code: number | null; readonly output: string }> {
   return new Promise((resolve) => {
-    const args = [path.join(root, 'bin', 'zaptable.mjs'), 'start', '--config', file];
+    const args = [path.join(root, 'bin', 'zaptable.mjs'), command, '--config', file];
     const child = execFile(process.execPath, args, { timeout: 30_000 }, (_error, stdout, stderr) => {
       resolve({ code: child.exitCode, output: `${stdout}${stderr}` });
     });
@@ -143,8 +144,12 @@ describe.skipIf(skip !== undefined)('brokers over TLS with a private CA (Mosquit
       'the table online on zaptable dashboard');
   });
 
-  it('without tls.ca: zaptable start exits 1 and says the broker\'s certificate does not verify and what to set', async () => {
-    const run = await startToExit(controllerFolder('tls-noca', externalBroker(tlsUrl, undefined)));
+  it('without tls.ca: zaptable start and zaptable dashboard exit 1 and say the certificate does not verify and what to set', async () => {
+    const file = controllerFolder('tls-noca', externalBroker(tlsUrl, undefined), await freeLoopbackPort());
+    const dashboard = await startToExit(file, 'dashboard');
+    expect(dashboard.code).toBe(1);
+    expect(dashboard.output).toMatch(/^zaptable dashboard: the broker at mqtts:\/\/127\.0\.0\.1:\d+: TLS_CERT_UNTRUSTED: /m);
+    const run = await startToExit(file);
     expect(run.code).toBe(1);
     expect(run.output).toMatch(/zaptable start: .*TLS_CERT_UNTRUSTED: the broker's certificate does not verify \(.+\): /);
     expect(run.output).toContain('set mqtt.external.tls.ca to the CA certificate (PEM) that signed it');
