@@ -110,7 +110,8 @@ export class MqttConnection {
       this.deliver(topic, payload, packet.retain);
     });
     client.on('close', () => {
-      if (!this.stopping) this.logger.info('mqtt connection closed; reconnecting', { client: options.clientId });
+      // A client given up at a refusal (below) is not reconnecting.
+      if (!this.stopping && this.client === client) this.logger.info('mqtt connection closed; reconnecting', { client: options.clientId });
     });
     await new Promise<void>((resolve, reject) => {
       let started = false;
@@ -125,6 +126,8 @@ export class MqttConnection {
         });
       });
       client.on('error', (error) => {
+        // The socket of a client given up at a refusal may still report its end: said once is enough.
+        if (this.client !== client) return;
         const code = refusalCode(error);
         const tls = tlsProblem(error, options.tls);
         if (!started && (code !== undefined || tls !== undefined)) {

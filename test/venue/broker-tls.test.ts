@@ -8,7 +8,8 @@
  * - without `ca`: `zaptable start` and `zaptable dashboard` exit 1 saying the broker's certificate does not
  *   verify and what to set;
  * - a `ca` file that does not exist: the coded configuration error, exit 1, nothing started (no event log);
- * - the venue link (`mqtt.venue.url: mqtts://…` with `tls.ca`) from a controller on its embedded broker;
+ * - the venue link (`mqtt.venue.url: mqtts://…` with `tls.ca`) from a controller on its embedded broker, and
+ *   without `ca` the controller runs its table and says why the venue does not see it;
  * - a broker requiring client certificates: with `cert` and `key` it connects; without, exit 1 and why.
  */
 import { execFile } from 'node:child_process';
@@ -26,7 +27,7 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 const TOKEN = 'tls-referee-token-0123';
 
 /** One controller of these tests: its id and its one table (each test has its own, so they share the broker). */
-const CONTROLLERS = ['tls-ext', 'tls-noca', 'tls-nofile', 'tls-venue', 'tls-cert', 'tls-nocert'] as const;
+const CONTROLLERS = ['tls-ext', 'tls-noca', 'tls-nofile', 'tls-venue', 'tls-venue-noca', 'tls-cert', 'tls-nocert'] as const;
 type ControllerId = typeof CONTROLLERS[number];
 const tableOf = (id: ControllerId): string => `${id}-t`;
 
@@ -172,6 +173,21 @@ describe.skipIf(skip !== undefined)('brokers over TLS with a private CA (Mosquit
     ]);
     await start('tls-venue', file);
     expect(await stateSeen(tableOf('tls-venue'))).toMatchObject({ mode: 'game', game: 'zip-zap' });
+  });
+
+  it('a venue link without its ca: the table plays on its own broker and the terminal says why it is not on the venue', async () => {
+    const port = await freeLoopbackPort();
+    const proc = await start('tls-venue-noca', controllerFolder('tls-venue-noca', (user) => [
+      `embedded: { port: ${port} }`,
+      `venue: { url: "${tlsUrl}", username: ${user.username}, password: ${user.password} }`,
+    ]));
+    await proc.waitForOutput('the venue broker refused the controller (');
+    await proc.waitForOutput('the venue broker refused the controller; this table is not on the venue');
+    const said = proc.output();
+    expect(said).toContain('set mqtt.venue.tls.ca to the CA certificate (PEM) that signed it');
+    // Said once per connection (the bridge's and the table's), not again by the socket of the client given up.
+    expect(said.match(/TLS_CERT_UNTRUSTED/g)).toHaveLength(2);
+    expect(viewer?.latest.has(`${VENUE_BASE}/${tableOf('tls-venue-noca')}/state`)).toBe(false);
   });
 
   it('a broker that requires client certificates: with tls.cert and tls.key it connects; without, exit 1 and why', async () => {
