@@ -5,6 +5,7 @@
  * benchmarks and test harnesses build the controller with. The constructor only assigns.
  */
 import type { TableConfig, ZaptableConfig } from '../config/index.ts';
+import { brokerTlsOrThrow, type BrokerTls } from '../config/tls-files.ts';
 import type { TableHardware } from '../hardware/interface.ts';
 import type { GameId } from '../rules/engine.ts';
 import { systemClock } from '../hardware/interface.ts';
@@ -15,7 +16,7 @@ import { loadRegistry } from '../runtime/registry/registry-file.ts';
 import { realScheduler } from '../runtime/ports.ts';
 import {
   ControllerTransport, EmbeddedBroker, rateLimited, type BridgeTableEntry, type BrokerUser, type ControllerTransportOptions,
-  type TransportLogger, type VenueNotice,
+  type MqttTlsOptions, type TransportLogger, type VenueNotice,
 } from '../transport/index.ts';
 import { registerBuzzerHandlers } from './buzzer-handlers.ts';
 import { buzzerPublisherOf } from './buzzer-publisher.ts';
@@ -44,6 +45,8 @@ export interface DashboardStartOptions {
   readonly brokerUrl: string;
   readonly config: ZaptableConfig;
   readonly simulated: boolean;
+  /** The external broker's TLS (PEM text), for the dashboard's own connection to it; none on the embedded broker. */
+  readonly tls?: MqttTlsOptions;
 }
 
 export interface ControllerAppOptions {
@@ -52,6 +55,8 @@ export interface ControllerAppOptions {
   readonly say: (line: string) => void;
   /** Starts the dashboard; absent when the dashboard is off. */
   readonly dashboard?: (options: DashboardStartOptions) => Promise<DashboardHandle>;
+  /** The brokers' TLS files as `loadConfig` read them; default: read here from `config` (tls-files.ts). */
+  readonly tls?: BrokerTls;
 }
 
 export interface StartedApp {
@@ -95,6 +100,8 @@ export class ControllerApp {
     const { say } = this.options;
     let { config } = this.options;
     const simulatedKind = config.hardware.kind === 'simulated';
+    // 0. The brokers' TLS files, read once for every connection to them (a file that cannot be read stops here).
+    const tls = this.options.tls ?? brokerTlsOrThrow(config);
 
     // 1. The event log: nothing is published before it is written here.
     const databaseFile = config.storage.database;
@@ -106,7 +113,7 @@ export class ControllerApp {
     // 2. The broker: embedded by default, or the configured external one. On an external broker other
     //    controllers may share it (a venue): a table whose id another one runs is not started (venue-check.ts).
     const brokerUrl = await this.startBroker(config);
-    const venue = config.mqtt.broker === 'external' ? await claimTables(config, brokerUrl, say) : undefined;
+    const venue = config.mqtt.broker === 'external' ? await claimTables(config, brokerUrl, tls.external, say) : undefined;
     if (venue !== undefined) config = venue.config;
     const tables = config.tables;
 
@@ -135,8 +142,8 @@ export class ControllerApp {
         },
       }),
       tokens: config.dashboard.token === undefined ? [] : [{ id: 'dashboard', token: config.dashboard.token, role: 'referee' }],
-      ...(config.mqtt.broker === 'external' ? { tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized } } : {}),
-      transactionStore: transactionStoreOf(log), history: eventHistoryOf(log), ...venueLinkOf(config),
+      ...(tls.external === undefined ? {} : { tls: tls.external }),
+      transactionStore: transactionStoreOf(log), history: eventHistoryOf(log), ...venueLinkOf(config, tls.venue),
       ...requestLimitsOf(config), epoch: this.epoch,
     });
     this.transport = transport;
@@ -174,7 +181,9 @@ export class ControllerApp {
 
     // 8. The dashboard.
     if (config.dashboard.enabled && this.options.dashboard) {
-      this.dashboard = await this.options.dashboard({ brokerUrl, config, simulated: simulatedKind });
+      this.dashboard = await this.options.dashboard({
+        brokerUrl, config, simulated: simulatedKind, ...(tls.external === undefined ? {} : { tls: tls.external }),
+      });
     }
     return {
       brokerUrl, databaseFile, tables: tables.map((t) => t.id),
@@ -310,14 +319,11 @@ function describeTables(tables: readonly TableConfig[], simulated: boolean): Rec
 }
 
 /** The venue broker the controller links to besides its own (`mqtt.venue`; docs/venue-offline.md), if any. */
-function venueLinkOf(config: ZaptableConfig): Pick<ControllerTransportOptions, 'venueLink'> {
+function venueLinkOf(config: ZaptableConfig, tls: MqttTlsOptions | undefined): Pick<ControllerTransportOptions, 'venueLink'> {
   const venue = config.mqtt.venue;
   if (venue.url === undefined) return {};
   return {
-    venueLink: {
-      url: venue.url, username: venue.username, password: venue.password ?? '',
-      tls: { rejectUnauthorized: venue.tls.rejectUnauthorized },
-    },
+    venueLink: { url: venue.url, username: venue.username, password: venue.password ?? '', ...(tls === undefined ? {} : { tls }) },
   };
 }
 

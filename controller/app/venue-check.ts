@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ZaptableConfig } from '../config/index.ts';
-import { Topics, ownClientId, probeVenue, type RefusedTable, type VenueNotice } from '../transport/index.ts';
+import { Topics, ownClientId, probeVenue, type MqttTlsOptions, type RefusedTable, type VenueNotice } from '../transport/index.ts';
 
 export interface VenueClaim {
   /** The configuration with only the tables this controller may run. */
@@ -21,13 +21,15 @@ export function refusalText(controller: string, r: RefusedTable): string {
     + `(give one of them another tables[].id; this controller is ${controller})`;
 }
 
-/** Reads the venue and keeps the tables nobody else runs; throws when none is left. */
-export async function claimTables(config: ZaptableConfig, brokerUrl: string, say: (line: string) => void): Promise<VenueClaim> {
+/** Reads the venue (over `tls`, the external broker's) and keeps the tables nobody else runs; throws when none is left. */
+export async function claimTables(
+  config: ZaptableConfig, brokerUrl: string, tls: MqttTlsOptions | undefined, say: (line: string) => void,
+): Promise<VenueClaim> {
   const controller = config.controller.id;
   const username = config.mqtt.controller.username;
   const view = await probeVenue({
     url: brokerUrl, username, password: config.mqtt.controller.password ?? '',
-    tls: { rejectUnauthorized: config.mqtt.external.tls.rejectUnauthorized },
+    ...(tls === undefined ? {} : { tls }),
     topics: new Topics(config.mqtt.baseTopic), controller,
     clientId: ownClientId(`${username}-${controller}-probe`, randomBytes(8).toString('hex')),
     onWaiting: (ms) => {

@@ -15,6 +15,7 @@ function checkMqtt(mqtt: Record<string, unknown>, dashboard: Record<string, unkn
     { name: text(rec(dashboard.mqtt).username), path: 'dashboard.mqtt.username' },
     ...list(mqtt.clients).map((c, i) => ({ name: text(rec(c).username), path: `mqtt.clients.${i}.username` })),
   ];
+  for (const at of ['external', 'venue'] as const) errors.push(...checkClientCertificate(rec(rec(mqtt[at]).tls), `mqtt.${at}.tls`));
   const seen = new Map<string, string>();
   for (const u of users) {
     if (u.name === undefined) continue;
@@ -23,6 +24,19 @@ function checkMqtt(mqtt: Record<string, unknown>, dashboard: Record<string, unkn
     else seen.set(u.name, u.path);
   }
   return errors;
+}
+
+/** A client certificate is presented with its key: one without the other would fail only at the handshake. */
+function checkClientCertificate(tls: Record<string, unknown>, at: string): ConfigError[] {
+  const cert = text(tls.cert);
+  const key = text(tls.key);
+  if (cert !== undefined && key === undefined) {
+    return [configError('CONFIG_INVALID', `${at}.cert`, `needs ${at}.key too (the client certificate's private key file)`)];
+  }
+  if (key !== undefined && cert === undefined) {
+    return [configError('CONFIG_INVALID', `${at}.key`, `needs ${at}.cert too (the client certificate the key belongs to)`)];
+  }
+  return [];
 }
 
 /** The embedded broker's ports and the dashboard's share one machine: the same number twice cannot bind. */

@@ -9,6 +9,7 @@ export const CONFIG_ERRORS = {
   CONFIG_UNKNOWN_KEY: 'A key the schema does not know (usually a typo; a close known key is suggested).',
   CONFIG_CONFLICT: 'Values that are fine alone but clash (duplicate ids, a station on two tables, a key that does not apply to the mode).',
   CONFIG_UNREADABLE: 'The file named could not be read.',
+  TLS_FILE_UNREADABLE: 'A broker TLS file (`mqtt.external.tls` or `mqtt.venue.tls`: ca, cert, key) is missing, unreadable or not PEM; the key and the file are named.',
 } as const;
 
 export type ConfigErrorCode = keyof typeof CONFIG_ERRORS;

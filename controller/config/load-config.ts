@@ -1,7 +1,7 @@
 /**
- * Start-up: find the file, parse it, apply the environment, validate once, resolve relative paths and fill
- * in missing secrets. The only part of the config layer that does I/O (it reads one file and asks
- * node:crypto for randomness); everything it calls is pure.
+ * Start-up: find the file, parse it, apply the environment, validate once, resolve relative paths, read the
+ * broker TLS files (tls-files.ts) and fill in missing secrets. The only part of the config layer that does I/O
+ * (it reads the file and the TLS files it names, and asks node:crypto for randomness); the rest is pure.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { isRecord } from './loose.ts';
 import type { ZaptableConfig } from './schema.ts';
 import { generateSecrets, type GeneratedSecret } from './secrets.ts';
 import { validateConfig } from './validate.ts';
+import { brokerTlsOf, type BrokerTls } from './tls-files.ts';
 import { parseYaml, type Position } from './yaml-source.ts';
 
 export interface LoadOptions {
@@ -28,6 +29,11 @@ export interface LoadOptions {
   readonly generateSecrets?: boolean;
   /** Source of generated secrets (default: 24 random bytes, base64url). */
   readonly randomSecret?: () => string;
+  /**
+   * Read the TLS files of the brokers in use (default true): one that cannot be read is an error. False for a
+   * file written for another machine, whose paths are that machine's (`zaptable venue acl` on the venue laptop).
+   */
+  readonly tlsFiles?: boolean;
 }
 
 export type LoadResult =
@@ -38,6 +44,8 @@ export type LoadResult =
     readonly notes: string[];
     /** Secrets generated for this run, with values, for the composition root to print once. */
     readonly generated: GeneratedSecret[];
+    /** The PEM text of the brokers' TLS files, read once here for every connection (empty with `tlsFiles: false`). */
+    readonly tls: BrokerTls;
     /** The file read, or undefined when the built-in defaults were used. */
     readonly file: string | undefined;
   }
@@ -70,10 +78,11 @@ function resolvePaths(config: ZaptableConfig, base: string): void {
   s.database = path.resolve(s.directory, s.database);
   s.registry = path.resolve(s.directory, s.registry);
   s.calibration = path.resolve(s.directory, s.calibration);
-  const tls = config.mqtt.external.tls;
-  for (const key of ['ca', 'cert', 'key'] as const) {
-    const value = tls[key];
-    if (value !== undefined) tls[key] = path.resolve(base, value);
+  for (const tls of [config.mqtt.external.tls, config.mqtt.venue.tls]) {
+    for (const key of ['ca', 'cert', 'key'] as const) {
+      const value = tls[key];
+      if (value !== undefined) tls[key] = path.resolve(base, value);
+    }
   }
 }
 
@@ -110,11 +119,14 @@ export function loadConfig(options: LoadOptions = {}): LoadResult {
   if (!result.ok || errors.length > 0) return { ok: false, errors: place(errors, parsed.locate, origins), file: source.file };
   const config = result.config;
   resolvePaths(config, source.file === undefined ? cwd : path.dirname(source.file));
+  const read = options.tlsFiles === false ? { ok: true as const, tls: {} } : brokerTlsOf(config);
+  if (!read.ok) return { ok: false, errors: place(read.errors, parsed.locate, origins), file: source.file };
+  const { tls } = read;
   const notes = [...source.notes, ...[...origins].map(([p, variable]) => `${p} set by ${variable}`)];
   if (options.generateSecrets === false) {
-    return { ok: true, config, notes: [...notes, ...result.notes], generated: [], file: source.file };
+    return { ok: true, config, notes: [...notes, ...result.notes], generated: [], tls, file: source.file };
   }
   const generated = generateSecrets(config, options.randomSecret ?? randomSecret);
   notes.push(...generated.map((g) => `${g.path} generated for this run (set ${g.variable} to keep one)`));
-  return { ok: true, config, notes, generated, file: source.file };
+  return { ok: true, config, notes, generated, tls, file: source.file };
 }

@@ -29,11 +29,17 @@ const Client = Section({
 }, { description: 'An identity the embedded broker accepts.' });
 
 const Tls = Section({
-  ca: Type.Optional(Type.String({ minLength: 1, description: 'CA certificate file (PEM) to trust.', 'x-default-text': 'the system CAs' })),
-  cert: Type.Optional(Type.String({ minLength: 1, description: 'Client certificate file (PEM), for brokers that authenticate by certificate.' })),
+  ca: Type.Optional(Type.String({
+    minLength: 1, description: 'CA certificate file (PEM) to trust: the CA that signed the broker\'s certificate, when no system CA did (a venue\'s Mosquitto, docs/venue.md).',
+    'x-default-text': 'the system CAs',
+  })),
+  cert: Type.Optional(Type.String({ minLength: 1, description: 'Client certificate file (PEM), for brokers that require one (Mosquitto `require_certificate true`); needs `key`.' })),
   key: Type.Optional(Type.String({ minLength: 1, description: 'Client key file (PEM) of `cert`.' })),
   rejectUnauthorized: Type.Boolean({ default: true, description: 'Refuse a broker whose certificate does not verify. Turn off only on a test bench.' }),
-}, { default: {}, description: 'TLS for `mqtts://` and `wss://` URLs. Relative paths are relative to the config file.' });
+}, {
+  default: {},
+  description: 'TLS for `mqtts://` and `wss://` URLs. Relative paths are relative to the config file; the files are read at start (TLS_FILE_UNREADABLE when one cannot be).',
+});
 
 const Embedded = Section({
   host: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on: 127.0.0.1 (this machine) or 0.0.0.0 (the network).' }),

@@ -16,7 +16,8 @@ export { rateLimited, silentLogger, type LogFields, type RateLimitOptions, type 
 export { mosquittoAcl, isBrokerUsername, venueControllerRules, type BrokerAccount } from './mosquitto-acl.ts';
 export { VenueView, probeVenue, type ProbeVenueOptions, type VenueController, type VenueNotice } from './venue.ts';
 export { MAX_PACKET_BYTES, PacketScanner, guardPacketSize } from './packet-size-guard.ts';
-export { MqttConnection, type ConnectionStats, type MqttConnectionOptions, type MqttTlsOptions } from './mqtt-connection.ts';
+export { MqttConnection, type ConnectionStats, type MqttConnectionOptions } from './mqtt-connection.ts';
+export { tlsClientOptions, tlsProblem, type MqttTlsOptions } from './mqtt-tls.ts';
 export type {
   Availability, BridgeHealthPayload, BridgeTableEntry, BridgeTablesPayload, BuzzerStatePayload, RefusedTable,
   EventFields, GameStatePayload, HealthPayload, IdleStatePayload, JsonValue,

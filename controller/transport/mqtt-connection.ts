@@ -15,18 +15,10 @@ import type { Socket } from 'node:net';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
 import { filterCovers } from './acl.ts';
 import { silentLogger, type TransportLogger } from './logger.ts';
+import { tlsClientOptions, tlsProblem, type MqttTlsOptions } from './mqtt-tls.ts';
 import type { Availability } from './payloads.ts';
 
-/** TLS settings for `mqtts://` URLs (PEM text). */
-export interface MqttTlsOptions {
-  /** CA certificate(s) to trust instead of the system's (a self-signed broker). */
-  readonly ca?: string;
-  /** Client certificate and key, for brokers that require them. */
-  readonly cert?: string;
-  readonly key?: string;
-  /** Default true; false accepts any certificate (never in production). */
-  readonly rejectUnauthorized?: boolean;
-}
+export type { MqttTlsOptions } from './mqtt-tls.ts';
 
 export interface MqttConnectionOptions {
   /** `mqtt://host:port` or `mqtts://host:port`. */
@@ -87,13 +79,12 @@ export class MqttConnection {
 
   /**
    * Connects; resolves once connected, subscribed, republished and announced `online`. Keeps retrying while
-   * the broker is unreachable; rejects (and stops) when the broker refuses the credentials, a configuration
-   * error. After that, a lost connection is retried for ever.
+   * the broker is unreachable; rejects (and stops) when the broker refuses the credentials or its certificate
+   * does not verify (mqtt-tls.ts), configuration errors. After that, a lost connection is retried for ever.
    */
   async start(): Promise<void> {
     if (this.client !== undefined) throw new Error('the MQTT connection is already started');
     const { options } = this;
-    const tls = options.tls;
     const clientOptions: IClientOptions = {
       protocolVersion: 4,
       clientId: options.clientId,
@@ -111,12 +102,7 @@ export class MqttConnection {
       // shared with the embedded broker); a 2-byte buffer per packet instead (docs/performance.md, memory).
       writeCache: false,
       will: { topic: options.availabilityTopic, payload: Buffer.from('offline' satisfies Availability), qos: 1, retain: true },
-      ...(tls === undefined ? {} : {
-        ...(tls.ca === undefined ? {} : { ca: tls.ca }),
-        ...(tls.cert === undefined ? {} : { cert: tls.cert }),
-        ...(tls.key === undefined ? {} : { key: tls.key }),
-        rejectUnauthorized: tls.rejectUnauthorized ?? true,
-      }),
+      ...tlsClientOptions(options.tls),
     };
     const client = connect(options.url, clientOptions);
     this.client = client;
@@ -124,7 +110,8 @@ export class MqttConnection {
       this.deliver(topic, payload, packet.retain);
     });
     client.on('close', () => {
-      if (!this.stopping) this.logger.info('mqtt connection closed; reconnecting', { client: options.clientId });
+      // A client given up at a refusal (below) is not reconnecting.
+      if (!this.stopping && this.client === client) this.logger.info('mqtt connection closed; reconnecting', { client: options.clientId });
     });
     await new Promise<void>((resolve, reject) => {
       let started = false;
@@ -139,15 +126,19 @@ export class MqttConnection {
         });
       });
       client.on('error', (error) => {
+        // The socket of a client given up at a refusal may still report its end: said once is enough.
+        if (this.client !== client) return;
         const code = refusalCode(error);
-        if (!started && code !== undefined) {
+        const tls = tlsProblem(error, options.tls);
+        if (!started && (code !== undefined || tls !== undefined)) {
           started = true;
           this.client = undefined;
           client.end(true);
-          reject(new Error(`the MQTT broker at ${options.url} refused ${options.username}: ${error.message}`));
+          reject(new Error(tls === undefined
+            ? `the MQTT broker at ${options.url} refused ${options.username}: ${error.message}` : `the MQTT broker at ${options.url}: ${tls}`));
           return;
         }
-        this.logger.warn('mqtt connection error', { client: options.clientId, error: error.message, code });
+        this.logger.warn(tls ?? 'mqtt connection error', { client: options.clientId, error: error.message, code });
       });
     });
     // From now on a refusal (a broker restarted with other credentials) is retried rather than fatal.

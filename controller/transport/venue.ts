@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect } from 'mqtt';
-import type { MqttTlsOptions } from './mqtt-connection.ts';
+import { tlsClientOptions, tlsProblem, type MqttTlsOptions } from './mqtt-tls.ts';
 import type { RefusedTable } from './payloads.ts';
 import type { ParsedTopic, Topics } from './topics.ts';
 
@@ -142,19 +142,17 @@ export interface ProbeVenueOptions {
  * Reads the venue once, before the controller starts its tables: subscribes to every controller's status and
  * tables, then publishes a nonce on its own `bridge/<id>/sync` and waits for it to come back. The broker sends
  * a subscription's retained messages before anything published after it, so once the nonce is back every
- * retained status and list has arrived (no guessed settling time). Rejects when the broker refuses the login,
- * or has not answered within `timeoutMs` (when set).
+ * retained status and list has arrived (no guessed settling time). Rejects when the broker refuses the login
+ * or its certificate does not verify, or has not answered within `timeoutMs` (when set).
  */
 export async function probeVenue(options: ProbeVenueOptions): Promise<VenueView> {
   const { topics, controller } = options;
   const view = new VenueView(controller);
   const syncTopic = `${topics.base}/bridge/${controller}/sync`;
   const nonce = randomBytes(8).toString('hex');
-  const tls = options.tls;
   const client = connect(options.url, {
     protocolVersion: 4, clientId: options.clientId, username: options.username, password: options.password, clean: true,
-    reconnectPeriod: 2000, connectTimeout: 10_000,
-    ...(tls === undefined ? {} : { ...tls, rejectUnauthorized: tls.rejectUnauthorized ?? true }),
+    reconnectPeriod: 2000, connectTimeout: 10_000, ...tlsClientOptions(options.tls),
   });
   const started = Date.now();
   const waiting = setInterval(() => {
@@ -181,6 +179,11 @@ export async function probeVenue(options: ProbeVenueOptions): Promise<VenueView>
         if (typeof code === 'number' && code >= 1 && code <= 5) {
           clearTimeout(timer);
           reject(new Error(`the broker refused the controller's login (${error.message})`));
+        }
+        const tls = tlsProblem(error, options.tls);
+        if (tls !== undefined) {
+          clearTimeout(timer);
+          reject(new Error(`the broker at ${options.url}: ${tls}`));
         }
       });
       // At every connection (clean session): a connection lost before the nonce came back subscribes again.

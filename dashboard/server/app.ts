@@ -7,6 +7,7 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import helmet from '@fastify/helmet';
 import websocket from '@fastify/websocket';
 import type { TransportLogger } from '../../controller/transport/logger.ts';
+import type { MqttTlsOptions } from '../../controller/transport/mqtt-tls.ts';
 import { loadAssets, type Assets } from './assets.ts';
 import { DashboardError, errorBody } from './errors.ts';
 import { TableHistory } from './history.ts';
@@ -24,6 +25,8 @@ export interface DashboardMqttOptions {
   /** The dashboard's broker account (role `referee`). */
   readonly username: string;
   readonly password: string;
+  /** TLS for an `mqtts://` or `wss://` broker (PEM text: the configured CA, client certificate and key). */
+  readonly tls?: MqttTlsOptions;
   /** Default `zaptable`. */
   readonly baseTopic?: string;
   readonly clientId?: string;
@@ -102,6 +105,7 @@ export const dashboardApp: FastifyPluginAsync<DashboardOptions> = async (app, op
     url: options.mqtt.url, username: options.mqtt.username, password: options.mqtt.password,
     ...(options.mqtt.baseTopic === undefined ? {} : { baseTopic: options.mqtt.baseTopic }),
     ...(options.mqtt.clientId === undefined ? {} : { clientId: options.mqtt.clientId }),
+    ...(options.mqtt.tls === undefined ? {} : { tls: options.mqtt.tls }),
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     logger: hubLogger(app.log),
   });

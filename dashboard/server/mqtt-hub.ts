@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type MqttClient } from 'mqtt';
 import { silentLogger, type TransportLogger } from '../../controller/transport/logger.ts';
+import { tlsClientOptions, tlsProblem, type MqttTlsOptions } from '../../controller/transport/mqtt-tls.ts';
 import type { HealthPayload, ResponsePayload, StatePayload } from '../../controller/transport/payloads.ts';
 import { DEFAULT_BASE_TOPIC, Topics, ownClientId, type ParsedTopic } from '../../controller/transport/topics.ts';
 import { DashboardError } from './errors.ts';
@@ -23,6 +24,8 @@ export interface MqttHubOptions {
   readonly url: string;
   readonly username: string;
   readonly password: string;
+  /** TLS for `mqtts://` and `wss://` (the configured CA and client certificate, as PEM text). */
+  readonly tls?: MqttTlsOptions;
   /** Default `zaptable`. */
   readonly baseTopic?: string;
   /**
@@ -148,7 +151,8 @@ export class MqttHub {
   /**
    * Connects and subscribes. Resolves once connected, or after `connectWaitMs` while the broker is still
    * unreachable (the client keeps retrying: the dashboard serves pages meanwhile and says it is offline).
-   * Rejects when the broker refuses the credentials (that will not get better by retrying).
+   * Rejects when the broker refuses the credentials or its certificate does not verify (that will not get
+   * better by retrying).
    */
   async start(): Promise<void> {
     if (this.client !== undefined) throw new Error('the MQTT hub is already started');
@@ -168,6 +172,7 @@ export class MqttHub {
       keepalive: 30,
       // No table of 65,536 pre-built packet-id buffers (6 MB of heap); see the controller's mqtt-connection.ts.
       writeCache: false,
+      ...tlsClientOptions(this.options.tls),
     });
     this.client = client;
     client.on('message', (topic, payload, packet) => {
@@ -194,10 +199,11 @@ export class MqttHub {
       };
       const onError = (error: Error): void => {
         const code = (error as { code?: unknown }).code;
-        if (typeof code === 'number' && code >= 1 && code <= 5) {
+        const tls = tlsProblem(error, this.options.tls);
+        if ((typeof code === 'number' && code >= 1 && code <= 5) || tls !== undefined) {
           cleanup();
           client.end(true);
-          reject(new Error(`the broker refused the dashboard's login (${error.message})`));
+          reject(new Error(tls === undefined ? `the broker refused the dashboard's login (${error.message})` : `the broker at ${this.options.url}: ${tls}`));
         }
       };
       const cleanup = (): void => {
@@ -210,7 +216,9 @@ export class MqttHub {
     });
     // Later errors are reconnection attempts; they are logged, not thrown.
     client.on('error', (error) => {
-      this.logger.debug('dashboard mqtt error', { error: error.message });
+      const tls = tlsProblem(error, this.options.tls);
+      if (tls !== undefined) this.logger.warn(tls, { url: this.options.url });
+      else this.logger.debug('dashboard mqtt error', { error: error.message });
     });
   }
 

@@ -8,11 +8,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configCommand } from '../../controller/cli/commands/config-check.ts';
 import { memoryOutput } from '../../controller/cli/output.ts';
 import { UsageError } from '../../controller/cli/args.ts';
-import { loadConfig } from '../../controller/config/index.ts';
-import { configOf, examplesDir, writeConfig } from './helpers.ts';
+import { loadConfig, type LoadOptions } from '../../controller/config/index.ts';
+import { configOf, errorsOf, examplesDir, writeConfig } from './helpers.ts';
 
 const ENV = { ZAPTABLE_SCOREBOARD_PASSWORD: 'scoreboard-password', ZAPTABLE_DASHBOARD_MQTT_PASSWORD: 'dashboard-password' };
-const example = (name: string) => configOf(loadConfig({ file: path.join(examplesDir, name), env: ENV, generateSecrets: false }));
+const example = (name: string, options: Partial<LoadOptions> = {}) => configOf(loadConfig({
+  file: path.join(examplesDir, name), env: ENV, generateSecrets: false, ...options,
+}));
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -48,12 +50,17 @@ describe('example configurations', () => {
     expect(config.tables[0]?.seats.map((s) => s.colour)).toEqual(['red', 'green', 'blue', 'yellow']);
   });
 
-  it('external-mosquitto.yaml: an external broker over TLS', () => {
-    const { config } = example('external-mosquitto.yaml');
+  it('external-mosquitto.yaml: an external broker over TLS (its CA file is the reader\'s own: certs/ beside the file)', () => {
+    // The CA file it names belongs to the broker the reader runs, so it is not shipped: read, it is missing.
+    const { config } = example('external-mosquitto.yaml', { tlsFiles: false });
     expect(config.mqtt.broker).toBe('external');
     expect(config.mqtt.external.url).toBe('mqtts://broker.example.org:8883');
     expect(config.mqtt.external.tls.ca).toBe(path.join(examplesDir, 'certs', 'ca.pem'));
     expect(config.dashboard.mqtt.password).toBe('dashboard-password');
+    const [missing, ...more] = errorsOf(loadConfig({ file: path.join(examplesDir, 'external-mosquitto.yaml'), env: ENV, generateSecrets: false }));
+    expect(more).toEqual([]);
+    expect(missing).toMatchObject({ code: 'TLS_FILE_UNREADABLE', path: 'mqtt.external.tls.ca', line: expect.any(Number) as number });
+    expect(missing?.message).toContain(`${path.join(examplesDir, 'certs', 'ca.pem')}: no such file`);
   });
 
   it('venue-pi.yaml and venue-dashboard.yaml: a Pi at a venue and the venue dashboard with each Pi\'s token', () => {

@@ -20,7 +20,8 @@ controller that runs the table, with that controller's token from dashboard.cont
   --config FILE   the configuration (default ./zaptable.yaml or $ZAPTABLE_CONFIG)
   --host HOST     listen address (default dashboard.host)
   --port PORT     HTTP port (default dashboard.port)
-  --broker URL    broker URL (default: the embedded broker's address, or mqtt.external.url)
+  --broker URL    broker URL (default: the embedded broker's address, or mqtt.external.url;
+                  mqtt.external.tls applies to it with broker: external)
 
 Stops on Ctrl-C (SIGINT) or SIGTERM.`;
 
@@ -67,16 +68,26 @@ export async function dashboardCommand(
     return 1;
   }
   const token = config.dashboard.token ?? '';
-  const running = await startDashboard({
-    host: values.host ?? config.dashboard.host,
-    port: intOption(values.port, 'port', config.dashboard.port, 1, 65_535),
-    token,
-    controllerTokens: Object.fromEntries(config.dashboard.controllerTokens.map((c) => [c.controller, c.token])),
-    simulated: config.hardware.kind === 'simulated',
-    config: maskSecrets(config),
-    mqtt: { url, username: config.dashboard.mqtt.username, password: config.dashboard.mqtt.password ?? '', baseTopic: config.mqtt.baseTopic },
-    logger: { level: config.log.level === 'silent' ? 'silent' : config.log.level },
-  });
+  let running;
+  try {
+    running = await startDashboard({
+      host: values.host ?? config.dashboard.host,
+      port: intOption(values.port, 'port', config.dashboard.port, 1, 65_535),
+      token,
+      controllerTokens: Object.fromEntries(config.dashboard.controllerTokens.map((c) => [c.controller, c.token])),
+      simulated: config.hardware.kind === 'simulated',
+      config: maskSecrets(config),
+      mqtt: {
+        url, username: config.dashboard.mqtt.username, password: config.dashboard.mqtt.password ?? '', baseTopic: config.mqtt.baseTopic,
+        ...(loaded.tls.external === undefined ? {} : { tls: loaded.tls.external }),
+      },
+      logger: { level: config.log.level === 'silent' ? 'silent' : config.log.level },
+    });
+  } catch (error) {
+    // A refused login or a certificate that does not verify: said in one line, not a stack trace.
+    io.err(`zaptable dashboard: ${(error as Error).message}`);
+    return 1;
+  }
   io.out(`dashboard: ${running.url} (broker ${url.replace(/\/\/[^@/]*@/, '//')}, base topic ${config.mqtt.baseTopic})`);
   for (const lan of running.lanUrls) io.out(`dashboard: ${lan} (phones and tablets on this network)`);
   const signal = await stop();

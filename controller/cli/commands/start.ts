@@ -37,7 +37,7 @@ export async function dashboardFor(options: DashboardStartOptions) {
     config: maskSecrets(config),
     mqtt: {
       url: options.brokerUrl, username: config.dashboard.mqtt.username, password: config.dashboard.mqtt.password ?? '',
-      baseTopic: config.mqtt.baseTopic,
+      baseTopic: config.mqtt.baseTopic, ...(options.tls === undefined ? {} : { tls: options.tls }),
     },
   });
 }
@@ -79,7 +79,7 @@ export async function startCommand(argv: readonly string[], io: Output): Promise
   const { config } = loaded;
   for (const note of loaded.notes) io.out(`note: ${note}`);
   const app = new ControllerApp({
-    config,
+    config, tls: loaded.tls,
     say: (line) => {
       io.out(line);
     },

@@ -54,7 +54,8 @@ function acl(argv: readonly string[], io: Output): number {
   const configs: { file: string; config: ZaptableConfig }[] = [];
   let failed = false;
   for (const file of positionals) {
-    const loaded = loadConfig({ file, generateSecrets: false });
+    // The Pis' TLS files are on the Pis, not on the laptop that writes the ACL.
+    const loaded = loadConfig({ file, generateSecrets: false, tlsFiles: false });
     if (!loaded.ok) {
       for (const error of loaded.errors) io.err(formatConfigError(error, file));
       failed = true;

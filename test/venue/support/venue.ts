@@ -220,11 +220,13 @@ export class VenueWatcher {
     });
   }
 
+  /** `tls`: for an `mqtts://` broker with a private CA (the CA certificate's PEM text). */
   static async connect(
     url: string, user: { readonly username: string; readonly password: string }, filters: readonly string[],
+    tls: { readonly ca?: string } = {},
   ): Promise<VenueWatcher> {
     const clientId = `${user.username}-${randomBytes(6).toString('hex')}`;
-    const client = connect(url, { ...user, clientId, protocolVersion: 4, reconnectPeriod: 200 });
+    const client = connect(url, { ...user, clientId, protocolVersion: 4, reconnectPeriod: 200, ...tls });
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => {
         resolve();
