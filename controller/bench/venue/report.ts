@@ -1,0 +1,44 @@
+/** The lines `zaptable bench venue` prints: latencies and losses per kind of viewer, then each process's cost. */
+import type { ProcessFigures, VenueBenchFigures, VenueBenchOptions, ViewerFigures } from '../venue-bench.ts';
+import { VENUE_GOALS, venueVerdict } from '../venue-bench.ts';
+
+const ms = (value: number): string => (Number.isFinite(value) ? value.toFixed(value < 100 ? 1 : 0) : 'NaN');
+const viewerCell = (v: ViewerFigures): string =>
+  `${`${ms(v.p50Ms)}/${ms(v.p99Ms)}/${ms(v.maxMs)}`.padStart(19)} ${String(v.lost).padStart(6)}`;
+const processCell = (p: ProcessFigures): string =>
+  `${p.cpuPercent.toFixed(0)}% ${p.rssMb.toFixed(0)}/${p.peakRssMb.toFixed(0)}`.padStart(14);
+const follows = (follow: 'all' | 'one'): string => (follow === 'all' ? 'every table' : 'one table each');
+
+export function venueReport(options: VenueBenchOptions, results: readonly VenueBenchFigures[]): string[] {
+  const lines = [
+    `venue: ${options.tablesPerController} table(s) per controller, bots at speed ${options.speed}, ${options.seconds} s per step `
+    + `after ${options.warmupSeconds} s of warm-up (loopback)${options.fault === undefined ? '' : `; FAULT: ${options.fault}`}`,
+    `viewers: ${options.venueViewers} venue MQTT (every table), ${options.dashboardViewers} dashboard /live (${follows(options.dashboardFollow)}), `
+    + `${options.publicViewers} public MQTT over WebSocket (${follows(options.publicFollow)})`,
+    '',
+    'sensor -> viewer latency, ms p50/p99/max, and lost deliveries',
+    ' ctl tables events/s       venue MQTT   lost      dashboard WS   lost  public MQTT/WS    lost',
+  ];
+  for (const r of results) {
+    lines.push(`${String(r.controllers).padStart(4)}${String(r.tables).padStart(7)}${(r.events / r.seconds).toFixed(1).padStart(9)}`
+      + `${viewerCell(r.venueViewers)}${viewerCell(r.dashboardViewers)}${viewerCell(r.publicViewers)}`);
+  }
+  lines.push(
+    '',
+    'CPU (% of one core over the window) and RSS MB (VmRSS at the end / VmHWM peak)',
+    ' ctl  venue broker public broker     dashboard  controller x1   dash viewers  public viewers          bench  load (1 min)',
+  );
+  for (const r of results) {
+    lines.push(`${String(r.controllers).padStart(4)}${processCell(r.venueBroker)}${processCell(r.publicBroker)}${processCell(r.dashboard)}`
+      + `${processCell(r.controllerMean)}${processCell(r.dashboardViewerProcess)}${processCell(r.publicViewerProcess)}${processCell(r.bench)}`
+      + (r.load[0] ?? Number.NaN).toFixed(1).padStart(14));
+  }
+  lines.push('', `goals (issue 19, at 8 x 2): 0 lost; p99 venue viewers (MQTT, dashboard) <= ${VENUE_GOALS.venueP99Ms} ms, public viewers <= ${VENUE_GOALS.publicP99Ms} ms`);
+  for (const r of results) {
+    const verdict = venueVerdict(r);
+    const lost = r.venueViewers.viewersWithLoss + r.dashboardViewers.viewersWithLoss + r.publicViewers.viewersWithLoss;
+    lines.push(`${String(r.controllers).padStart(4)} x ${r.tables / r.controllers}: ${verdict.pass ? 'PASS' : 'MISS'}`
+      + (verdict.misses.length === 0 ? '' : `  (${verdict.misses.join('; ')}${lost > 0 ? `; ${lost} viewers missed events` : ''})`));
+  }
+  return lines;
+}

@@ -1,0 +1,123 @@
+/**
+ * The bench's side of its viewers: the venue's MQTT viewers (in this process, on the venue broker: the
+ * reference for what the controllers published) and the forked viewer processes (viewer-process.ts) for the
+ * dashboard's and the public broker's audience.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { connect, type MqttClient } from 'mqtt';
+import { projectFile } from '../../config/project-root.ts';
+import { DeliveryLog, eventOf, tallyAfterGrace, type DeliveryTally, type SeqRanges } from './deliveries.ts';
+import type { ViewerReport, ViewerRequest, ViewerSetup } from './viewer-process.ts';
+
+/** A forked group of viewers. */
+export interface ViewerGroup {
+  readonly pid: number;
+  readonly connectMs: number;
+  tally(ranges: SeqRanges, graceMs: number): Promise<{ tally: DeliveryTally; closes: number }>;
+  stop(): void;
+}
+
+/** Forks a viewer process and resolves once its viewers are connected. */
+export async function startViewerGroup(setup: ViewerSetup): Promise<ViewerGroup> {
+  const child: ChildProcess = fork(projectFile('controller', 'bench', 'venue', 'viewer-process.ts'), [], {
+    execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = async <K extends ViewerReport['kind']>(kind: K): Promise<Extract<ViewerReport, { kind: K }>> => new Promise((resolve, reject) => {
+    const onMessage = (m: ViewerReport): void => {
+      if (m.kind !== kind) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(m as Extract<ViewerReport, { kind: K }>);
+    };
+    const onExit = (code: number | null): void => {
+      reject(new Error(`the ${setup.kind} viewers' process exited (${String(code)}) before it reported`));
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  const stop = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  };
+  try {
+    const ready = next('ready');
+    child.send(setup satisfies ViewerRequest);
+    const { connectMs } = await ready;
+    return {
+      pid: child.pid ?? 0,
+      connectMs,
+      async tally(ranges, graceMs) {
+        const answer = next('tally');
+        child.send({ kind: 'tally', ranges, graceMs } satisfies ViewerRequest);
+        const { tally, closes } = await answer;
+        return { tally, closes };
+      },
+      stop,
+    };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
+/**
+ * The venue's MQTT viewers (a scoreboard, an overlay: clients of the venue broker with the viewer account),
+ * each following every table's events. They are also the reference: `latest` is the newest seq any of them
+ * got per table, which opens and closes the window's seq ranges.
+ */
+export class VenueViewers {
+  private constructor(
+    private readonly clients: readonly MqttClient[],
+    readonly logs: readonly DeliveryLog[],
+    private readonly latest: ReadonlyMap<string, number>,
+  ) {}
+
+  static async start(
+    url: string, user: { username: string; password: string }, baseTopic: string, count: number,
+  ): Promise<VenueViewers> {
+    const logs = Array.from({ length: count }, () => new DeliveryLog(undefined));
+    const latest = new Map<string, number>();
+    const clients: MqttClient[] = [];
+    try {
+      for (const [i, log] of logs.entries()) {
+        const clientId = `${user.username}-${process.pid}-${i}`;
+        const client = connect(url, { ...user, clientId, protocolVersion: 4, reconnectPeriod: 1000 });
+        clients.push(client);
+        await new Promise<void>((resolve, reject) => {
+          client.once('connect', () => {
+            resolve();
+          });
+          client.once('error', reject);
+        });
+        client.on('message', (topic, payload) => {
+          const event = eventOf(topic, JSON.parse(payload.toString('utf8')) as { seq?: unknown; at?: unknown });
+          if (event === undefined) return;
+          log.record(event.table, event.seq, Date.now() - event.at);
+          if (event.seq > (latest.get(event.table) ?? 0)) latest.set(event.table, event.seq);
+        });
+        await client.subscribeAsync(`${baseTopic}/+/events`, { qos: 1 });
+      }
+    } catch (error) {
+      await Promise.all(clients.map(async (c) => c.endAsync(true)));
+      throw error;
+    }
+    return new VenueViewers(clients, logs, latest);
+  }
+
+  /** The newest seq per table now (copied): one end of the window. */
+  snapshot(tables: readonly string[]): Map<string, number> {
+    return new Map(tables.map((t) => [t, this.latest.get(t) ?? 0]));
+  }
+
+  async tally(ranges: SeqRanges, graceMs: number): Promise<DeliveryTally> {
+    return tallyAfterGrace(this.logs, ranges, graceMs);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.clients.map(async (c) => c.endAsync(true)));
+  }
+}
+
+/** The window's ranges from the seqs at its opening and closing. */
+export function rangesBetween(opened: ReadonlyMap<string, number>, closed: ReadonlyMap<string, number>): SeqRanges {
+  return Object.fromEntries([...closed].map(([table, to]) => [table, [opened.get(table) ?? 0, to] as const]));
+}
