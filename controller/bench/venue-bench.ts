@@ -25,7 +25,7 @@ import { freeLoopbackPort } from './mosquitto.ts';
 import { startVenueBrokers, VENUE_BASE, VIEWER_USER, type VenueBrokers } from './venue/brokers.ts';
 import type { DeliveryTally } from './venue/deliveries.ts';
 import { meanFigures, ProcessWindow, type ProcessFigures } from './venue/process-figures.ts';
-import { rangesBetween, startViewerGroup, VenueViewers, type ViewerGroup } from './venue/viewers.ts';
+import { rangesBetween, startViewerGroup, VenueViewers, type LatencyByType, type ViewerGroup } from './venue/viewers.ts';
 import {
   controllerAccounts, startControllers, startVenueDashboard, venueTables, type VenueShape, type ZaptableProcess,
 } from './venue/zaptable-processes.ts';
@@ -66,6 +66,8 @@ export interface VenueBenchFigures {
   readonly venueViewers: ViewerFigures;
   readonly dashboardViewers: ViewerFigures;
   readonly publicViewers: ViewerFigures;
+  /** One venue viewer's latency by event type: where the tail comes from. */
+  readonly venueByType: LatencyByType;
   readonly venueBroker: ProcessFigures;
   readonly publicBroker: ProcessFigures;
   readonly dashboard: ProcessFigures;
@@ -155,6 +157,7 @@ export async function runVenueBench(
       venueViewers: { ...venueTally, closes: 0 },
       dashboardViewers: { ...dashboardTally.tally, closes: dashboardTally.closes },
       publicViewers: { ...publicTally.tally, closes: publicTally.closes },
+      venueByType: venue.byType(ranges),
       venueBroker: get('venueBroker'), publicBroker: get('publicBroker'), dashboard: get('dashboard'),
       controllersEach: each, controllerMean: meanFigures(each),
       dashboardViewerProcess: get('dashboardViewers'), publicViewerProcess: get('publicViewers'), bench: get('bench'),

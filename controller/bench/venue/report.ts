@@ -33,6 +33,13 @@ export function venueReport(options: VenueBenchOptions, results: readonly VenueB
       + `${processCell(r.controllerMean)}${processCell(r.dashboardViewerProcess)}${processCell(r.publicViewerProcess)}${processCell(r.bench)}`
       + (r.load[0] ?? Number.NaN).toFixed(1).padStart(14));
   }
+  const last = results.at(-1);
+  if (last !== undefined) {
+    lines.push('', `one venue MQTT viewer by event type at ${last.controllers} x ${last.tables / last.controllers}, ms p50/p99/max (count)`);
+    for (const [type, s] of Object.entries(last.venueByType)) {
+      lines.push(`  ${type.padEnd(20)}${`${ms(s.p50Ms)}/${ms(s.p99Ms)}/${ms(s.maxMs)}`.padStart(19)} (${s.count})`);
+    }
+  }
   lines.push('', `goals (issue 19, at 8 x 2): 0 lost; p99 venue viewers (MQTT, dashboard) <= ${VENUE_GOALS.venueP99Ms} ms, public viewers <= ${VENUE_GOALS.publicP99Ms} ms`);
   for (const r of results) {
     const verdict = venueVerdict(r);

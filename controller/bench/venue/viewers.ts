@@ -6,6 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { connect, type MqttClient } from 'mqtt';
 import { projectFile } from '../../config/project-root.ts';
+import { summarise } from '../../kernel/stats.ts';
 import { DeliveryLog, eventOf, tallyAfterGrace, type DeliveryTally, type SeqRanges } from './deliveries.ts';
 import type { ViewerReport, ViewerRequest, ViewerSetup } from './viewer-process.ts';
 
@@ -59,6 +60,11 @@ export async function startViewerGroup(setup: ViewerSetup): Promise<ViewerGroup>
   }
 }
 
+/** Latency by event type at one venue viewer: which events make the tail (the controller's, before any broker). */
+export type LatencyByType = Record<string, {
+  readonly count: number; readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number;
+}>;
+
 /**
  * The venue's MQTT viewers (a scoreboard, an overlay: clients of the venue broker with the viewer account),
  * each following every table's events. They are also the reference: `latest` is the newest seq any of them
@@ -69,6 +75,7 @@ export class VenueViewers {
     private readonly clients: readonly MqttClient[],
     readonly logs: readonly DeliveryLog[],
     private readonly latest: ReadonlyMap<string, number>,
+    private readonly first: readonly { table: string; seq: number; type: string; ms: number }[],
   ) {}
 
   static async start(
@@ -76,6 +83,7 @@ export class VenueViewers {
   ): Promise<VenueViewers> {
     const logs = Array.from({ length: count }, () => new DeliveryLog(undefined));
     const latest = new Map<string, number>();
+    const first: { table: string; seq: number; type: string; ms: number }[] = [];
     const clients: MqttClient[] = [];
     try {
       for (const [i, log] of logs.entries()) {
@@ -89,9 +97,12 @@ export class VenueViewers {
           client.once('error', reject);
         });
         client.on('message', (topic, payload) => {
-          const event = eventOf(topic, JSON.parse(payload.toString('utf8')) as { seq?: unknown; at?: unknown });
+          const parsed = JSON.parse(payload.toString('utf8')) as { seq?: unknown; at?: unknown; type?: unknown };
+          const event = eventOf(topic, parsed);
           if (event === undefined) return;
-          log.record(event.table, event.seq, Date.now() - event.at);
+          const ms = Date.now() - event.at;
+          log.record(event.table, event.seq, ms);
+          if (i === 0) first.push({ table: event.table, seq: event.seq, type: String(parsed.type), ms });
           if (event.seq > (latest.get(event.table) ?? 0)) latest.set(event.table, event.seq);
         });
         await client.subscribeAsync(`${baseTopic}/+/events`, { qos: 1 });
@@ -100,7 +111,7 @@ export class VenueViewers {
       await Promise.all(clients.map(async (c) => c.endAsync(true)));
       throw error;
     }
-    return new VenueViewers(clients, logs, latest);
+    return new VenueViewers(clients, logs, latest, first);
   }
 
   /** The newest seq per table now (copied): one end of the window. */
@@ -110,6 +121,22 @@ export class VenueViewers {
 
   async tally(ranges: SeqRanges, graceMs: number): Promise<DeliveryTally> {
     return tallyAfterGrace(this.logs, ranges, graceMs);
+  }
+
+  /** The first viewer's window deliveries by event type. */
+  byType(ranges: SeqRanges): LatencyByType {
+    const groups = new Map<string, number[]>();
+    for (const d of this.first) {
+      const range = ranges[d.table];
+      if (range === undefined || d.seq <= range[0] || d.seq > range[1]) continue;
+      const list = groups.get(d.type) ?? [];
+      list.push(d.ms);
+      groups.set(d.type, list);
+    }
+    return Object.fromEntries([...groups].sort(([a], [b]) => a.localeCompare(b)).map(([type, values]) => {
+      const s = summarise(values);
+      return [type, { count: s.count, p50Ms: s.p50, p99Ms: s.p99, maxMs: s.max }];
+    }));
   }
 
   async close(): Promise<void> {
