@@ -55,6 +55,8 @@ export interface VenueBenchOptions extends VenueShape {
 export interface ViewerFigures extends DeliveryTally {
   /** Connections closed during the run (a viewer dropped by a server, or a broker). */
   readonly closes: number;
+  /** Every message these viewers received in the window (states, events, statuses…), per second. */
+  readonly messagesPerSecond: number;
 }
 
 export interface VenueBenchFigures {
@@ -86,6 +88,10 @@ export interface VenueBenchFigures {
 const sleep = async (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long the `bridge-cut` fault keeps the public link down, in the middle of the window. */
 const CUT_MS = 2000;
+
+function viewerFigures(group: Awaited<ReturnType<ViewerGroup['tally']>>, seconds: number): ViewerFigures {
+  return { ...group.tally, closes: group.closes, messagesPerSecond: group.messages / seconds };
+}
 
 /** Runs one step (N controllers) and returns its figures; every process and file is gone afterwards. */
 export async function runVenueBench(
@@ -131,6 +137,9 @@ export async function runVenueBench(
     ]));
     window.start();
     const opened = venue.snapshot(tables);
+    venue.takeMessages();
+    dashboardGroup.mark();
+    publicGroup.mark();
     const windowStart = performance.now();
     progress(`${step}: measuring ${options.seconds} s${options.fault === undefined ? '' : ` (fault: ${options.fault})`}`);
     if (options.fault === 'bridge-cut' && brokers.cutBridge !== undefined) {
@@ -141,6 +150,7 @@ export async function runVenueBench(
     await sleep(Math.max(0, options.seconds * 1000 - (performance.now() - windowStart)));
     const figures = window.end();
     const closed = venue.snapshot(tables);
+    const venueMessages = venue.takeMessages();
     const load = loadavg();
     const seconds = (performance.now() - windowStart) / 1000;
     const ranges = rangesBetween(opened, closed);
@@ -154,9 +164,9 @@ export async function runVenueBench(
     return {
       controllers: options.controllers, tables: tables.length, seconds,
       events: Object.values(ranges).reduce((sum, [from, to]) => sum + to - from, 0),
-      venueViewers: { ...venueTally, closes: 0 },
-      dashboardViewers: { ...dashboardTally.tally, closes: dashboardTally.closes },
-      publicViewers: { ...publicTally.tally, closes: publicTally.closes },
+      venueViewers: { ...venueTally, closes: 0, messagesPerSecond: venueMessages / seconds },
+      dashboardViewers: viewerFigures(dashboardTally, seconds),
+      publicViewers: viewerFigures(publicTally, seconds),
       venueByType: venue.byType(ranges),
       venueBroker: get('venueBroker'), publicBroker: get('publicBroker'), dashboard: get('dashboard'),
       controllersEach: each, controllerMean: meanFigures(each),

@@ -23,6 +23,13 @@ export function venueReport(options: VenueBenchOptions, results: readonly VenueB
     lines.push(`${String(r.controllers).padStart(4)}${String(r.tables).padStart(7)}${(r.events / r.seconds).toFixed(1).padStart(9)}`
       + `${viewerCell(r.venueViewers)}${viewerCell(r.dashboardViewers)}${viewerCell(r.publicViewers)}`);
   }
+  lines.push('', 'messages/s received by all the viewers of a kind (states, events, statuses: what each server sent them)');
+  lines.push(' ctl       venue MQTT     dashboard WS   public MQTT/WS   closed connections');
+  for (const r of results) {
+    const kinds = [r.venueViewers, r.dashboardViewers, r.publicViewers];
+    lines.push(`${String(r.controllers).padStart(4)}${kinds.map((v) => v.messagesPerSecond.toFixed(0).padStart(17)).join('')}`
+      + kinds.reduce((sum, v) => sum + v.closes, 0).toString().padStart(21));
+  }
   lines.push(
     '',
     'CPU (% of one core over the window) and RSS MB (VmRSS at the end / VmHWM peak)',

@@ -24,23 +24,29 @@ export interface ViewerSetup {
 
 export type ViewerRequest =
   | ViewerSetup
+  /** The window opens: count messages from now. */
+  | { readonly kind: 'mark' }
   | { readonly kind: 'tally'; readonly ranges: SeqRanges; readonly graceMs: number };
 
 export type ViewerReport =
   | { readonly kind: 'ready'; readonly connectMs: number }
-  | { readonly kind: 'tally'; readonly tally: DeliveryTally; readonly closes: number };
+  /** `messages`: every message (state, event, status…) the viewers received from the mark to the tally request. */
+  | { readonly kind: 'tally'; readonly tally: DeliveryTally; readonly closes: number; readonly messages: number };
 
 const BATCH = 25;
+
+interface Counters { closes: number; messages: number }
 
 function record(log: DeliveryLog, topic: string, payload: unknown): void {
   const event = eventOf(topic, payload as { seq?: unknown; at?: unknown });
   if (event !== undefined) log.record(event.table, event.seq, Date.now() - event.at);
 }
 
-async function dashboardViewer(setup: ViewerSetup, log: DeliveryLog, counters: { closes: number }): Promise<WebSocket> {
+async function dashboardViewer(setup: ViewerSetup, log: DeliveryLog, counters: Counters): Promise<WebSocket> {
   const base = `${setup.url.replace(/^http/, 'ws')}/live`;
   const url = log.follows === undefined ? base : `${base}?tables=${[...log.follows].join(',')}`;
   return connectLiveViewer(url, (data) => {
+    counters.messages++;
     // Only events are measured: a state frame (a few KB) is not parsed. The topic leads the envelope.
     const head = data.toString('latin1', 0, Math.min(data.length, 160));
     if (!head.includes('/events"')) return;
@@ -49,7 +55,7 @@ async function dashboardViewer(setup: ViewerSetup, log: DeliveryLog, counters: {
   }, counters);
 }
 
-async function publicViewer(setup: ViewerSetup, i: number, log: DeliveryLog, counters: { closes: number }): Promise<MqttClient> {
+async function publicViewer(setup: ViewerSetup, i: number, log: DeliveryLog, counters: Counters): Promise<MqttClient> {
   const client = connect(setup.url, { clientId: `audience-${process.pid}-${i}`, protocolVersion: 4, reconnectPeriod: 1000 });
   await new Promise<void>((resolve, reject) => {
     client.once('connect', () => {
@@ -61,6 +67,7 @@ async function publicViewer(setup: ViewerSetup, i: number, log: DeliveryLog, cou
     counters.closes++;
   });
   client.on('message', (topic, payload) => {
+    counters.messages++;
     if (topic.endsWith('/events')) record(log, topic, JSON.parse(payload.toString('utf8')));
   });
   const tables = log.follows === undefined ? ['+'] : [...log.follows];
@@ -70,7 +77,7 @@ async function publicViewer(setup: ViewerSetup, i: number, log: DeliveryLog, cou
 
 async function run(setup: ViewerSetup, send: (m: ViewerReport) => void): Promise<void> {
   const started = performance.now();
-  const counters = { closes: 0 };
+  const counters: Counters = { closes: 0, messages: 0 };
   const logs = Array.from({ length: setup.viewers }, (_, i) =>
     new DeliveryLog(setup.follow === 'all' ? undefined : new Set([setup.tables[i % setup.tables.length] ?? ''])));
   const close: (() => void)[] = [];
@@ -93,16 +100,18 @@ async function run(setup: ViewerSetup, send: (m: ViewerReport) => void): Promise
   send({ kind: 'ready', connectMs: performance.now() - started });
   const request = await new Promise<Extract<ViewerRequest, { kind: 'tally' }>>((resolve) => {
     process.on('message', (m: ViewerRequest) => {
+      if (m.kind === 'mark') counters.messages = 0;
       if (m.kind === 'tally') resolve(m);
     });
   });
+  const messages = counters.messages;
   const result = await tallyAfterGrace(logs, request.ranges, request.graceMs);
-  send({ kind: 'tally', tally: result, closes: counters.closes });
+  send({ kind: 'tally', tally: result, closes: counters.closes, messages });
   for (const c of close) c();
 }
 
 process.once('message', (setup: ViewerRequest) => {
-  if (setup.kind === 'tally') return;
+  if (setup.kind !== 'dashboard' && setup.kind !== 'public') return;
   run(setup, (m) => process.send?.(m)).catch((error: unknown) => {
     process.stderr.write(`bench venue viewers failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     process.exitCode = 1;

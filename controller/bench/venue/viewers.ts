@@ -14,7 +14,9 @@ import type { ViewerReport, ViewerRequest, ViewerSetup } from './viewer-process.
 export interface ViewerGroup {
   readonly pid: number;
   readonly connectMs: number;
-  tally(ranges: SeqRanges, graceMs: number): Promise<{ tally: DeliveryTally; closes: number }>;
+  /** The window opens (messages are counted from now). */
+  mark(): void;
+  tally(ranges: SeqRanges, graceMs: number): Promise<{ tally: DeliveryTally; closes: number; messages: number }>;
   stop(): void;
 }
 
@@ -46,11 +48,14 @@ export async function startViewerGroup(setup: ViewerSetup): Promise<ViewerGroup>
     return {
       pid: child.pid ?? 0,
       connectMs,
+      mark() {
+        child.send({ kind: 'mark' } satisfies ViewerRequest);
+      },
       async tally(ranges, graceMs) {
         const answer = next('tally');
         child.send({ kind: 'tally', ranges, graceMs } satisfies ViewerRequest);
-        const { tally, closes } = await answer;
-        return { tally, closes };
+        const { tally, closes, messages } = await answer;
+        return { tally, closes, messages };
       },
       stop,
     };
@@ -71,12 +76,17 @@ export type LatencyByType = Record<string, {
  * got per table, which opens and closes the window's seq ranges.
  */
 export class VenueViewers {
+  /** Messages received since `snapshot` was last called with `mark`. */
+  private readonly counter: { messages: number };
   private constructor(
     private readonly clients: readonly MqttClient[],
     readonly logs: readonly DeliveryLog[],
     private readonly latest: ReadonlyMap<string, number>,
     private readonly first: readonly { table: string; seq: number; type: string; ms: number }[],
-  ) {}
+    counter: { messages: number },
+  ) {
+    this.counter = counter;
+  }
 
   static async start(
     url: string, user: { username: string; password: string }, baseTopic: string, count: number,
@@ -84,6 +94,7 @@ export class VenueViewers {
     const logs = Array.from({ length: count }, () => new DeliveryLog(undefined));
     const latest = new Map<string, number>();
     const first: { table: string; seq: number; type: string; ms: number }[] = [];
+    const counter = { messages: 0 };
     const clients: MqttClient[] = [];
     try {
       for (const [i, log] of logs.entries()) {
@@ -97,6 +108,7 @@ export class VenueViewers {
           client.once('error', reject);
         });
         client.on('message', (topic, payload) => {
+          counter.messages++;
           const parsed = JSON.parse(payload.toString('utf8')) as { seq?: unknown; at?: unknown; type?: unknown };
           const event = eventOf(topic, parsed);
           if (event === undefined) return;
@@ -111,12 +123,19 @@ export class VenueViewers {
       await Promise.all(clients.map(async (c) => c.endAsync(true)));
       throw error;
     }
-    return new VenueViewers(clients, logs, latest, first);
+    return new VenueViewers(clients, logs, latest, first, counter);
   }
 
   /** The newest seq per table now (copied): one end of the window. */
   snapshot(tables: readonly string[]): Map<string, number> {
     return new Map(tables.map((t) => [t, this.latest.get(t) ?? 0]));
+  }
+
+  /** Messages received since the last call (the window opens with one). */
+  takeMessages(): number {
+    const n = this.counter.messages;
+    this.counter.messages = 0;
+    return n;
   }
 
   async tally(ranges: SeqRanges, graceMs: number): Promise<DeliveryTally> {
