@@ -55,6 +55,8 @@ export interface VenueBenchOptions extends VenueShape {
 export interface ViewerFigures extends DeliveryTally {
   /** Connections closed during the run (a viewer dropped by a server, or a broker). */
   readonly closes: number;
+  /** Connection attempts refused or dropped while the viewers connected (each tried again until it got in). */
+  readonly connectErrors: number;
   /** Every message these viewers received in the window (states, events, statuses…), per second. */
   readonly messagesPerSecond: number;
 }
@@ -89,8 +91,10 @@ const sleep = async (ms: number): Promise<void> => new Promise((resolve) => setT
 /** How long the `bridge-cut` fault keeps the public link down, in the middle of the window. */
 const CUT_MS = 2000;
 
-function viewerFigures(group: Awaited<ReturnType<ViewerGroup['tally']>>, seconds: number): ViewerFigures {
-  return { ...group.tally, closes: group.closes, messagesPerSecond: group.messages / seconds };
+function viewerFigures(group: ViewerGroup, tallied: Awaited<ReturnType<ViewerGroup['tally']>>, seconds: number): ViewerFigures {
+  return {
+    ...tallied.tally, closes: tallied.closes, connectErrors: group.connectErrors, messagesPerSecond: tallied.messages / seconds,
+  };
 }
 
 /** Runs one step (N controllers) and returns its figures; every process and file is gone afterwards. */
@@ -164,9 +168,9 @@ export async function runVenueBench(
     return {
       controllers: options.controllers, tables: tables.length, seconds,
       events: Object.values(ranges).reduce((sum, [from, to]) => sum + to - from, 0),
-      venueViewers: { ...venueTally, closes: 0, messagesPerSecond: venueMessages / seconds },
-      dashboardViewers: viewerFigures(dashboardTally, seconds),
-      publicViewers: viewerFigures(publicTally, seconds),
+      venueViewers: { ...venueTally, closes: 0, connectErrors: 0, messagesPerSecond: venueMessages / seconds },
+      dashboardViewers: viewerFigures(dashboardGroup, dashboardTally, seconds),
+      publicViewers: viewerFigures(publicGroup, publicTally, seconds),
       venueByType: venue.byType(ranges),
       venueBroker: get('venueBroker'), publicBroker: get('publicBroker'), dashboard: get('dashboard'),
       controllersEach: each, controllerMean: meanFigures(each),

@@ -24,11 +24,12 @@ export function venueReport(options: VenueBenchOptions, results: readonly VenueB
       + `${viewerCell(r.venueViewers)}${viewerCell(r.dashboardViewers)}${viewerCell(r.publicViewers)}`);
   }
   lines.push('', 'messages/s received by all the viewers of a kind (states, events, statuses: what each server sent them)');
-  lines.push(' ctl       venue MQTT     dashboard WS   public MQTT/WS   closed connections');
+  lines.push(' ctl       venue MQTT     dashboard WS   public MQTT/WS   closed connections   failed connection attempts');
   for (const r of results) {
     const kinds = [r.venueViewers, r.dashboardViewers, r.publicViewers];
     lines.push(`${String(r.controllers).padStart(4)}${kinds.map((v) => v.messagesPerSecond.toFixed(0).padStart(17)).join('')}`
-      + kinds.reduce((sum, v) => sum + v.closes, 0).toString().padStart(21));
+      + kinds.reduce((sum, v) => sum + v.closes, 0).toString().padStart(21)
+      + kinds.reduce((sum, v) => sum + v.connectErrors, 0).toString().padStart(29));
   }
   lines.push(
     '',

@@ -29,13 +29,14 @@ export type ViewerRequest =
   | { readonly kind: 'tally'; readonly ranges: SeqRanges; readonly graceMs: number };
 
 export type ViewerReport =
-  | { readonly kind: 'ready'; readonly connectMs: number }
+  | { readonly kind: 'ready'; readonly connectMs: number; readonly connectErrors: number }
   /** `messages`: every message (state, event, status…) the viewers received from the mark to the tally request. */
   | { readonly kind: 'tally'; readonly tally: DeliveryTally; readonly closes: number; readonly messages: number };
 
 const BATCH = 25;
+const CONNECT_TIMEOUT_MS = 60_000;
 
-interface Counters { closes: number; messages: number }
+interface Counters { closes: number; messages: number; connectErrors: number }
 
 function record(log: DeliveryLog, topic: string, payload: unknown): void {
   const event = eventOf(topic, payload as { seq?: unknown; at?: unknown });
@@ -57,11 +58,19 @@ async function dashboardViewer(setup: ViewerSetup, log: DeliveryLog, counters: C
 
 async function publicViewer(setup: ViewerSetup, i: number, log: DeliveryLog, counters: Counters): Promise<MqttClient> {
   const client = connect(setup.url, { clientId: `audience-${process.pid}-${i}`, protocolVersion: 4, reconnectPeriod: 1000 });
+  // A broker busy serving the others may drop a connection attempt; mqtt.js tries again, as a page would.
   await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.end(true);
+      reject(new Error(`public viewer ${i} could not connect within ${CONNECT_TIMEOUT_MS / 1000} s`));
+    }, CONNECT_TIMEOUT_MS);
     client.once('connect', () => {
+      clearTimeout(timer);
       resolve();
     });
-    client.once('error', reject);
+    client.on('error', () => {
+      counters.connectErrors++;
+    });
   });
   client.on('close', () => {
     counters.closes++;
@@ -77,7 +86,7 @@ async function publicViewer(setup: ViewerSetup, i: number, log: DeliveryLog, cou
 
 async function run(setup: ViewerSetup, send: (m: ViewerReport) => void): Promise<void> {
   const started = performance.now();
-  const counters: Counters = { closes: 0, messages: 0 };
+  const counters: Counters = { closes: 0, messages: 0, connectErrors: 0 };
   const logs = Array.from({ length: setup.viewers }, (_, i) =>
     new DeliveryLog(setup.follow === 'all' ? undefined : new Set([setup.tables[i % setup.tables.length] ?? ''])));
   const close: (() => void)[] = [];
@@ -97,7 +106,7 @@ async function run(setup: ViewerSetup, send: (m: ViewerReport) => void): Promise
     }));
   }
   counters.closes = 0;
-  send({ kind: 'ready', connectMs: performance.now() - started });
+  send({ kind: 'ready', connectMs: performance.now() - started, connectErrors: counters.connectErrors });
   const request = await new Promise<Extract<ViewerRequest, { kind: 'tally' }>>((resolve) => {
     process.on('message', (m: ViewerRequest) => {
       if (m.kind === 'mark') counters.messages = 0;
@@ -112,10 +121,11 @@ async function run(setup: ViewerSetup, send: (m: ViewerReport) => void): Promise
 
 process.once('message', (setup: ViewerRequest) => {
   if (setup.kind !== 'dashboard' && setup.kind !== 'public') return;
-  run(setup, (m) => process.send?.(m)).catch((error: unknown) => {
-    process.stderr.write(`bench venue viewers failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  }).finally(() => {
+  run(setup, (m) => process.send?.(m)).then(() => {
     process.disconnect();
+  }, (error: unknown) => {
+    process.stderr.write(`bench venue ${setup.kind} viewers failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    // Its open sockets would keep it alive: the parent learns of the failure from the exit.
+    process.exit(1);
   });
 });

@@ -14,6 +14,8 @@ import type { ViewerReport, ViewerRequest, ViewerSetup } from './viewer-process.
 export interface ViewerGroup {
   readonly pid: number;
   readonly connectMs: number;
+  /** Connection attempts that failed (and were tried again) while the viewers connected. */
+  readonly connectErrors: number;
   /** The window opens (messages are counted from now). */
   mark(): void;
   tally(ranges: SeqRanges, graceMs: number): Promise<{ tally: DeliveryTally; closes: number; messages: number }>;
@@ -44,10 +46,11 @@ export async function startViewerGroup(setup: ViewerSetup): Promise<ViewerGroup>
   try {
     const ready = next('ready');
     child.send(setup satisfies ViewerRequest);
-    const { connectMs } = await ready;
+    const { connectMs, connectErrors } = await ready;
     return {
       pid: child.pid ?? 0,
       connectMs,
+      connectErrors,
       mark() {
         child.send({ kind: 'mark' } satisfies ViewerRequest);
       },
