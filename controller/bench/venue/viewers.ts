@@ -10,6 +10,10 @@ import { summarise } from '../../kernel/stats.ts';
 import { DeliveryLog, eventOf, tallyAfterGrace, type DeliveryTally, type SeqRanges } from './deliveries.ts';
 import type { ViewerReport, ViewerRequest, ViewerSetup } from './viewer-process.ts';
 
+/** How long a viewer process may take to connect its viewers, and to count after the grace. */
+const READY_TIMEOUT_MS = 180_000;
+const TALLY_TIMEOUT_MS = 60_000;
+
 /** A forked group of viewers. */
 export interface ViewerGroup {
   readonly pid: number;
@@ -27,24 +31,35 @@ export async function startViewerGroup(setup: ViewerSetup): Promise<ViewerGroup>
   const child: ChildProcess = fork(projectFile('controller', 'bench', 'venue', 'viewer-process.ts'), [], {
     execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const next = async <K extends ViewerReport['kind']>(kind: K): Promise<Extract<ViewerReport, { kind: K }>> => new Promise((resolve, reject) => {
-    const onMessage = (m: ViewerReport): void => {
-      if (m.kind !== kind) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(m as Extract<ViewerReport, { kind: K }>);
-    };
-    const onExit = (code: number | null): void => {
-      reject(new Error(`the ${setup.kind} viewers' process exited (${String(code)}) before it reported`));
-    };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
+  // A viewer process that cannot keep up (more messages than one core reads) must not hang the bench for ever.
+  const next = async <K extends ViewerReport['kind']>(kind: K, timeoutMs: number): Promise<Extract<ViewerReport, { kind: K }>> =>
+    new Promise((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`the ${setup.kind} viewers' process did not report "${kind}" within ${timeoutMs / 1000} s (saturated?)`));
+      }, timeoutMs);
+      const onMessage = (m: ViewerReport): void => {
+        if (m.kind !== kind) return;
+        done();
+        resolve(m as Extract<ViewerReport, { kind: K }>);
+      };
+      const onExit = (code: number | null): void => {
+        done();
+        reject(new Error(`the ${setup.kind} viewers' process exited (${String(code)}) before it reported`));
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
   const stop = (): void => {
     if (child.exitCode === null && child.signalCode === null) child.kill();
   };
   try {
-    const ready = next('ready');
+    const ready = next('ready', READY_TIMEOUT_MS);
     child.send(setup satisfies ViewerRequest);
     const { connectMs, connectErrors } = await ready;
     return {
@@ -55,7 +70,7 @@ export async function startViewerGroup(setup: ViewerSetup): Promise<ViewerGroup>
         child.send({ kind: 'mark' } satisfies ViewerRequest);
       },
       async tally(ranges, graceMs) {
-        const answer = next('tally');
+        const answer = next('tally', graceMs + TALLY_TIMEOUT_MS);
         child.send({ kind: 'tally', ranges, graceMs } satisfies ViewerRequest);
         const { tally, closes, messages } = await answer;
         return { tally, closes, messages };
