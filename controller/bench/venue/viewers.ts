@@ -88,10 +88,26 @@ export type LatencyByType = Record<string, {
   readonly count: number; readonly p50Ms: number; readonly p99Ms: number; readonly maxMs: number;
 }>;
 
+async function connectedClient(url: string, user: { username: string; password: string }, clientId: string): Promise<MqttClient> {
+  const client = connect(url, { ...user, clientId, protocolVersion: 4, reconnectPeriod: 1000 });
+  await new Promise<void>((resolve, reject) => {
+    client.once('connect', () => {
+      resolve();
+    });
+    client.once('error', (error) => {
+      client.end(true);
+      reject(error);
+    });
+  });
+  return client;
+}
+
 /**
  * The venue's MQTT viewers (a scoreboard, an overlay: clients of the venue broker with the viewer account),
- * each following every table's events. They are also the reference: `latest` is the newest seq any of them
- * got per table, which opens and closes the window's seq ranges.
+ * each following every table's events. With one more client reading every table's state they are the
+ * reference: `latest` is, per table, the newest seq any viewer got or any state names (a state carries the
+ * seq of the last event published before it, so an event that every viewer missed still counts as
+ * published); it opens and closes the window's seq ranges.
  */
 export class VenueViewers {
   /** Messages received since `snapshot` was last called with `mark`. */
@@ -114,17 +130,21 @@ export class VenueViewers {
     const first: { table: string; seq: number; type: string; ms: number }[] = [];
     const counter = { messages: 0 };
     const clients: MqttClient[] = [];
+    const saw = (table: string, seq: number): void => {
+      if (seq > (latest.get(table) ?? 0)) latest.set(table, seq);
+    };
     try {
+      const states = await connectedClient(url, user, `${user.username}-${process.pid}-states`);
+      clients.push(states);
+      states.on('message', (topic, payload) => {
+        const seq = (JSON.parse(payload.toString('utf8')) as { seq?: unknown }).seq;
+        const table = topic.split('/').at(-2);
+        if (typeof seq === 'number' && table !== undefined) saw(table, seq);
+      });
+      await states.subscribeAsync(`${baseTopic}/+/state`, { qos: 1 });
       for (const [i, log] of logs.entries()) {
-        const clientId = `${user.username}-${process.pid}-${i}`;
-        const client = connect(url, { ...user, clientId, protocolVersion: 4, reconnectPeriod: 1000 });
+        const client = await connectedClient(url, user, `${user.username}-${process.pid}-${i}`);
         clients.push(client);
-        await new Promise<void>((resolve, reject) => {
-          client.once('connect', () => {
-            resolve();
-          });
-          client.once('error', reject);
-        });
         client.on('message', (topic, payload) => {
           counter.messages++;
           const parsed = JSON.parse(payload.toString('utf8')) as { seq?: unknown; at?: unknown; type?: unknown };
@@ -133,7 +153,7 @@ export class VenueViewers {
           const ms = Date.now() - event.at;
           log.record(event.table, event.seq, ms);
           if (i === 0) first.push({ table: event.table, seq: event.seq, type: String(parsed.type), ms });
-          if (event.seq > (latest.get(event.table) ?? 0)) latest.set(event.table, event.seq);
+          saw(event.table, event.seq);
         });
         await client.subscribeAsync(`${baseTopic}/+/events`, { qos: 1 });
       }
