@@ -1,175 +1,100 @@
 /**
- * `zaptable bench venue`: N controller processes (`zaptable start`, simulated tables played by bots) on one
- * Mosquitto, as a venue runs them (docs/venue.md: an account and a scoped ACL per controller), and V MQTT viewers
- * in this process following every table's events. Measures, over S seconds after a warm-up:
+ * `zaptable bench venue` (issue 19 item 6): a venue on this machine, as docs/venue.md and
+ * docs/venue-broadcast.md set it up, with its audience:
  *
- * - sensor → venue viewer latency: a viewer's receipt time minus the event's `at`, which is when the action
- *   happened on the controller's clock (the landing time of a card or barrel on the simulated stations, mapped
- *   through clock sync); one machine, one clock. p50/p99/max over every (event, viewer) delivery;
- * - the broker's and the controllers' CPU (/proc/<pid>/stat, utime + stime over the window, % of one core) and
- *   RSS (VmRSS at the end, VmHWM the peak), Linux only.
+ * - the venue Mosquitto, N controller processes (`zaptable start`, M simulated tables each played by bots) and
+ *   the venue dashboard process (`zaptable dashboard`, its own account);
+ * - a public Mosquitto bridged from the venue's (the texts `zaptable mosquitto-config bridge|public` print),
+ *   with a WebSocket listener;
+ * - the audience: V venue MQTT viewers in this process (every table's events; also the reference for what was
+ *   published), D WebSocket viewers on the dashboard's `/live` and P anonymous mqtt.js viewers over `ws://` on
+ *   the public broker, the last two in child processes of their own (venue/viewer-process.ts).
  *
- * Run for 1, 2, 4, 8 controllers to see how the cost grows. Loopback only; what a real venue adds (Wi-Fi, Pis)
- * is not in these figures.
+ * Over S seconds after a warm-up it measures, for each kind of viewer, sensor → viewer latency (receipt minus
+ * the event's `at`: when the card or barrel landed, on the controller's clock after clock sync; one machine,
+ * one clock) over every (event, viewer) delivery, and **lost deliveries**: every viewer must get every event
+ * of the tables it follows (venue/deliveries.ts); a lost one fails the step. And the CPU and memory of every
+ * process (venue/process-figures.ts), so that a reader sees when the 2 cores themselves were the limit.
+ *
+ * Loopback only: what a real venue adds (Wi-Fi, Pis, the internet to the public broker) is not in these figures.
  */
-import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { connect, type MqttClient } from 'mqtt';
-import { projectFile } from '../config/project-root.ts';
-import { summarise } from '../kernel/stats.ts';
-import { startMosquitto, type MosquittoUser } from './mosquitto.ts';
+import { freeLoopbackPort } from './mosquitto.ts';
+import { startVenueBrokers, VENUE_BASE, VIEWER_USER, type VenueBrokers } from './venue/brokers.ts';
+import type { DeliveryTally } from './venue/deliveries.ts';
+import { meanFigures, ProcessWindow, type ProcessFigures } from './venue/process-figures.ts';
+import { rangesBetween, startViewerGroup, VenueViewers, type LatencyByType, type ViewerGroup } from './venue/viewers.ts';
+import {
+  controllerAccounts, startControllers, startVenueDashboard, venueTables, type VenueShape, type ZaptableProcess,
+} from './venue/zaptable-processes.ts';
 
-export interface VenueBenchOptions {
-  readonly controllers: number;
-  readonly tablesPerController: number;
-  readonly viewers: number;
+export type { ProcessFigures } from './venue/process-figures.ts';
+
+/** A fault the bench injects on purpose (to see it report lost deliveries), or none. */
+export type VenueFault = 'bridge-cut';
+
+export interface VenueBenchOptions extends VenueShape {
+  /** MQTT viewers on the venue broker (this process), each following every table. */
+  readonly venueViewers: number;
+  /** WebSocket viewers on the venue dashboard's `/live` (a child process). */
+  readonly dashboardViewers: number;
+  readonly dashboardFollow: 'all' | 'one';
+  /** Anonymous MQTT-over-WebSocket viewers on the public broker (a child process). */
+  readonly publicViewers: number;
+  readonly publicFollow: 'all' | 'one';
   readonly seconds: number;
   readonly warmupSeconds: number;
-  /** The simulated table's speed (`hardware.simulated.speed`): how fast the bots play. */
-  readonly speed: number;
+  /** How long after the window the last events may still arrive before they count as lost (default 5 s). */
+  readonly graceSeconds?: number;
+  readonly fault?: VenueFault;
 }
 
-export interface ProcessFigures {
-  readonly cpuPercent: number;
-  readonly rssMb: number;
-  readonly peakRssMb: number;
+/** What one kind of viewer got. */
+export interface ViewerFigures extends DeliveryTally {
+  /** Connections closed during the run (a viewer dropped by a server, or a broker). */
+  readonly closes: number;
+  /** Connection attempts refused or dropped while the viewers connected (each tried again until it got in). */
+  readonly connectErrors: number;
+  /** Every message these viewers received in the window (states, events, statuses…), per second. */
+  readonly messagesPerSecond: number;
 }
 
 export interface VenueBenchFigures {
   readonly controllers: number;
   readonly tables: number;
-  readonly viewers: number;
   readonly seconds: number;
-  /** Events the controllers published in the window (as one viewer received them). */
+  /** Events the controllers published in the window (per table seq ranges, summed). */
   readonly events: number;
-  readonly deliveries: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly maxMs: number;
-  readonly broker: ProcessFigures;
-  /** Each controller's figures, then their mean. */
+  readonly venueViewers: ViewerFigures;
+  readonly dashboardViewers: ViewerFigures;
+  readonly publicViewers: ViewerFigures;
+  /** One venue viewer's latency by event type: where the tail comes from. */
+  readonly venueByType: LatencyByType;
+  readonly venueBroker: ProcessFigures;
+  readonly publicBroker: ProcessFigures;
+  readonly dashboard: ProcessFigures;
   readonly controllersEach: readonly ProcessFigures[];
   readonly controllerMean: ProcessFigures;
+  readonly dashboardViewerProcess: ProcessFigures;
+  readonly publicViewerProcess: ProcessFigures;
+  /** This process: the venue viewers and the bench's bookkeeping. */
+  readonly bench: ProcessFigures;
+  /** The 1-, 5- and 15-minute load averages at the end of the window. */
+  readonly load: readonly number[];
+  readonly fault?: VenueFault;
   readonly startMs: number;
 }
 
-const BASE = 'venue-bench';
-const VIEWER = { username: 'bench-viewer', password: 'bench-viewer-pass' } as const;
-const CLOCK_TICKS = 100;
+const sleep = async (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long the `bridge-cut` fault keeps the public link down, in the middle of the window. */
+const CUT_MS = 2000;
 
-/** utime + stime of a process in seconds, or undefined when it is gone (Linux `/proc`). */
-function cpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name may hold spaces: the fields after it start behind the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-}
-
-/** VmRSS and VmHWM of a process, MB. */
-function memoryMb(pid: number): { rss: number; peak: number } {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-  } catch {
-    return { rss: 0, peak: 0 };
-  }
-}
-
-const GAMES = ['zip-zap', 'zapp-zerapp'] as const;
-
-function controllerConfig(dir: string, index: number, options: VenueBenchOptions, url: string): string {
-  const id = `pi-${index + 1}`;
-  const file = path.join(dir, `${id}.yaml`);
-  const tables = Array.from({ length: options.tablesPerController }, (_, t) => ({ id: `${id}-t${t + 1}`, game: GAMES[t % 2] ?? 'zip-zap' }));
-  writeFileSync(file, [
-    'tables:',
-    ...tables.flatMap((t) => [`  - id: ${t.id}`, `    mode: ${t.game}`, '    seats: [{ id: a }, { id: b }, { id: c }]']),
-    `hardware: { kind: simulated, simulated: { speed: ${options.speed}, bots: true } }`,
-    `controller: { id: ${id} }`,
-    'mqtt:',
-    `  baseTopic: ${BASE}`,
-    '  broker: external',
-    `  external: { url: "${url}" }`,
-    `  controller: { username: ctl-${id}, password: ctl-${id}-password }`,
-    `dashboard: { enabled: false, token: ${id}-bench-token-0123456 }`,
-    'log: { level: warn }',
-    `storage: { directory: ${JSON.stringify(path.join(dir, id))} }`,
-    '',
-  ].join('\n'));
-  return file;
-}
-
-function accounts(options: VenueBenchOptions): MosquittoUser[] {
-  return [
-    ...Array.from({ length: options.controllers }, (_, i) => {
-      const id = `pi-${i + 1}`;
-      return {
-        username: `ctl-${id}`, password: `ctl-${id}-password`, role: 'controller' as const,
-        venue: { controller: id, tables: Array.from({ length: options.tablesPerController }, (_, t) => `${id}-t${t + 1}`) },
-      };
-    }),
-    { ...VIEWER, role: 'viewer' },
-  ];
-}
-
-/** Starts `zaptable start --config file`; resolves once it runs. */
-async function startController(file: string): Promise<ChildProcessByStdio<null, Readable, Readable>> {
-  const child = spawn(process.execPath, [projectFile('bin', 'zaptable.mjs'), 'start', '--config', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`a controller did not start within 120 s:\n${text}`));
-    }, 120_000);
-    const onData = (chunk: Buffer): void => {
-      text += chunk.toString('utf8');
-      if (text.includes('Press Ctrl-C to stop.')) {
-        clearTimeout(timer);
-        child.stdout.off('data', onData);
-        resolve(child);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`a controller exited with ${String(code)} before it ran:\n${text}`));
-    });
-  });
-}
-
-async function viewer(url: string, i: number, onEvent: (at: number) => void): Promise<MqttClient> {
-  const client = connect(url, { ...VIEWER, clientId: `${VIEWER.username}-${process.pid}-${i}`, protocolVersion: 4, reconnectPeriod: 1000 });
-  await new Promise<void>((resolve, reject) => {
-    client.once('connect', () => {
-      resolve();
-    });
-    client.once('error', reject);
-  });
-  client.on('message', (_topic, payload) => {
-    const received = Date.now();
-    const at = (JSON.parse(payload.toString('utf8')) as { at?: unknown }).at;
-    if (typeof at === 'number') onEvent(received - at);
-  });
-  await client.subscribeAsync(`${BASE}/+/events`, { qos: 1 });
-  return client;
-}
-
-function figures(pid: number, cpuBefore: number | undefined, seconds: number): ProcessFigures {
-  const after = cpuSeconds(pid);
-  const memory = memoryMb(pid);
-  const cpu = after === undefined || cpuBefore === undefined ? 0 : ((after - cpuBefore) / seconds) * 100;
-  return { cpuPercent: cpu, rssMb: memory.rss, peakRssMb: memory.peak };
+function viewerFigures(group: ViewerGroup, tallied: Awaited<ReturnType<ViewerGroup['tally']>>, seconds: number): ViewerFigures {
+  return {
+    ...tallied.tally, closes: tallied.closes, connectErrors: group.connectErrors, messagesPerSecond: tallied.messages / seconds,
+  };
 }
 
 /** Runs one step (N controllers) and returns its figures; every process and file is gone afterwards. */
@@ -177,54 +102,107 @@ export async function runVenueBench(
   options: VenueBenchOptions, progress: (text: string) => void = () => undefined,
 ): Promise<VenueBenchFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-bench-venue-'));
-  const broker = await startMosquitto(BASE, accounts(options));
-  const children: ChildProcess[] = [];
-  const clients: MqttClient[] = [];
+  const step = `${options.controllers} x ${options.tablesPerController}`;
+  const tables = venueTables(options);
+  // Everything started so far, for the `finally` to stop whatever a failure left running.
+  const owned: { brokers?: VenueBrokers; processes: ZaptableProcess[]; groups: ViewerGroup[]; venue?: VenueViewers } = {
+    processes: [], groups: [],
+  };
   try {
-    progress(`venue: starting ${options.controllers} controller(s)…`);
+    progress(`${step}: starting the brokers`);
+    const brokers = await startVenueBrokers(controllerAccounts(options), options.fault);
+    owned.brokers = brokers;
+    progress(`${step}: starting ${options.controllers} controller(s) and the venue dashboard`);
     const started = performance.now();
-    children.push(...await Promise.all(Array.from({ length: options.controllers }, async (_, i) =>
-      startController(controllerConfig(dir, i, options, broker.url)))));
+    const [controllers, dashboard] = await Promise.all([
+      startControllers(dir, options, brokers.venue.url),
+      freeLoopbackPort().then(async (port) => startVenueDashboard(dir, options, brokers.venue.url, port)),
+    ]);
+    owned.processes.push(...controllers, dashboard);
     const startMs = performance.now() - started;
-    let measuring = false;
-    const latencies: number[] = [];
-    let events = 0;
-    for (let i = 0; i < options.viewers; i++) {
-      clients.push(await viewer(broker.url, i, (ms) => {
-        if (!measuring) return;
-        latencies.push(ms);
-        if (i === 0) events++;
-      }));
-    }
-    progress(`venue: ${options.controllers} controller(s) running, warming up ${options.warmupSeconds} s…`);
-    await new Promise((resolve) => setTimeout(resolve, options.warmupSeconds * 1000));
-    const pids = children.map((c) => c.pid ?? 0);
-    const brokerPid = broker.pid ?? 0;
-    const before = { broker: cpuSeconds(brokerPid), controllers: pids.map(cpuSeconds) };
-    measuring = true;
-    progress(`venue: measuring ${options.seconds} s…`);
+    progress(`${step}: connecting ${options.venueViewers} venue, ${options.dashboardViewers} dashboard and ${options.publicViewers} public viewers`);
+    const venue = await VenueViewers.start(brokers.venue.url, VIEWER_USER, VENUE_BASE, options.venueViewers);
+    owned.venue = venue;
+    const dashboardGroup = await startViewerGroup({
+      kind: 'dashboard', url: dashboard.url, baseTopic: VENUE_BASE, tables, viewers: options.dashboardViewers, follow: options.dashboardFollow,
+    });
+    owned.groups.push(dashboardGroup);
+    const publicGroup = await startViewerGroup({
+      kind: 'public', url: brokers.public.wsUrl, baseTopic: VENUE_BASE, tables, viewers: options.publicViewers, follow: options.publicFollow,
+    });
+    owned.groups.push(publicGroup);
+
+    progress(`${step}: warming up ${options.warmupSeconds} s`);
+    await sleep(options.warmupSeconds * 1000);
+    const window = new ProcessWindow(new Map<string, number>([
+      ['venueBroker', brokers.venue.pid ?? 0], ['publicBroker', brokers.public.pid ?? 0], ['dashboard', dashboard.pid],
+      ['dashboardViewers', dashboardGroup.pid], ['publicViewers', publicGroup.pid], ['bench', process.pid],
+      ...controllers.map((c, i) => [`controller-${i}`, c.pid] as const),
+    ]));
+    window.start();
+    const opened = venue.snapshot(tables);
+    venue.takeMessages();
+    dashboardGroup.mark();
+    publicGroup.mark();
     const windowStart = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, options.seconds * 1000));
-    measuring = false;
+    progress(`${step}: measuring ${options.seconds} s${options.fault === undefined ? '' : ` (fault: ${options.fault})`}`);
+    if (options.fault === 'bridge-cut' && brokers.cutBridge !== undefined) {
+      await sleep(Math.max(0, (options.seconds * 1000 - CUT_MS) / 2));
+      progress(`${step}: measuring; the public link is cut for ${CUT_MS / 1000} s (fault)`);
+      await brokers.cutBridge(CUT_MS);
+    }
+    await sleep(Math.max(0, options.seconds * 1000 - (performance.now() - windowStart)));
+    const figures = window.end();
+    const closed = venue.snapshot(tables);
+    const venueMessages = venue.takeMessages();
+    const load = loadavg();
     const seconds = (performance.now() - windowStart) / 1000;
-    const each = pids.map((pid, i) => figures(pid, before.controllers[i], seconds));
-    const mean = (key: keyof ProcessFigures): number => each.reduce((sum, f) => sum + f[key], 0) / Math.max(1, each.length);
-    const summary = summarise(latencies.length > 0 ? latencies : [0]);
+    const ranges = rangesBetween(opened, closed);
+    progress(`${step}: counting every viewer's deliveries`);
+    const graceMs = (options.graceSeconds ?? 5) * 1000;
+    const [venueTally, dashboardTally, publicTally] = await Promise.all([
+      venue.tally(ranges, graceMs), dashboardGroup.tally(ranges, graceMs), publicGroup.tally(ranges, graceMs),
+    ]);
+    const each = controllers.map((_, i) => figures.get(`controller-${i}`) as ProcessFigures);
+    const get = (key: string): ProcessFigures => figures.get(key) as ProcessFigures;
     return {
-      controllers: options.controllers, tables: options.controllers * options.tablesPerController, viewers: options.viewers,
-      seconds, events, deliveries: latencies.length, p50Ms: summary.p50, p99Ms: summary.p99, maxMs: summary.max,
-      broker: figures(brokerPid, before.broker, seconds), controllersEach: each,
-      controllerMean: { cpuPercent: mean('cpuPercent'), rssMb: mean('rssMb'), peakRssMb: mean('peakRssMb') }, startMs,
+      controllers: options.controllers, tables: tables.length, seconds,
+      events: Object.values(ranges).reduce((sum, [from, to]) => sum + to - from, 0),
+      venueViewers: { ...venueTally, closes: 0, connectErrors: 0, messagesPerSecond: venueMessages / seconds },
+      dashboardViewers: viewerFigures(dashboardGroup, dashboardTally, seconds),
+      publicViewers: viewerFigures(publicGroup, publicTally, seconds),
+      venueByType: venue.byType(ranges),
+      venueBroker: get('venueBroker'), publicBroker: get('publicBroker'), dashboard: get('dashboard'),
+      controllersEach: each, controllerMean: meanFigures(each),
+      dashboardViewerProcess: get('dashboardViewers'), publicViewerProcess: get('publicViewers'), bench: get('bench'),
+      load, ...(options.fault === undefined ? {} : { fault: options.fault }), startMs,
     };
   } finally {
-    await Promise.all(clients.map(async (c) => c.endAsync(true)));
-    await Promise.all(children.map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }));
-    await broker.dispose();
+    for (const group of owned.groups) group.stop();
+    await owned.venue?.close();
+    await Promise.all(owned.processes.map(async (p) => p.stop()));
+    await owned.brokers?.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The goals of issue 19 (at 8 controllers x 2 tables on this machine). */
+export const VENUE_GOALS = { venueP99Ms: 50, publicP99Ms: 150 } as const;
+
+/**
+ * The verdict of one step: every delivery made (0 lost) and the p99 goals, venue viewers (MQTT and the
+ * dashboard's) ≤ 50 ms and public viewers ≤ 150 ms. NaN (no delivery at all) misses.
+ */
+export function venueVerdict(f: VenueBenchFigures): { pass: boolean; misses: string[] } {
+  const misses: string[] = [];
+  const lost = f.venueViewers.lost + f.dashboardViewers.lost + f.publicViewers.lost;
+  if (f.events === 0) misses.push('no event was published in the window');
+  if (lost > 0) misses.push(`${lost} deliveries lost`);
+  const p99 = (name: string, figures: ViewerFigures, goal: number): void => {
+    if (figures.viewers > 0 && !(figures.p99Ms <= goal)) misses.push(`${name} p99 ${figures.p99Ms.toFixed(0)} ms > ${goal} ms`);
+  };
+  p99('venue viewer', f.venueViewers, VENUE_GOALS.venueP99Ms);
+  p99('dashboard viewer', f.dashboardViewers, VENUE_GOALS.venueP99Ms);
+  p99('public viewer', f.publicViewers, VENUE_GOALS.publicP99Ms);
+  return { pass: misses.length === 0, misses };
 }

@@ -24,7 +24,7 @@ function tsFiles(dir: string): string[] {
 const NAMES_A_GAME = new Set([
   'config/defaults.ts', 'bench/pipeline.ts', 'persistence/bench.ts', 'cli/commands/bench-dashboard-world.ts',
   'bench/log-repair.ts', 'bench/soak-bench.ts', 'bench/fairness/goals.ts', 'bench/fairness/races.ts', 'bench/fairness/table-rig.ts', 'bench/fairness/world.ts',
-  'bench/fairness/killer-race.ts', 'bench/venue-bench.ts',
+  'bench/fairness/killer-race.ts', 'bench/venue/zaptable-processes.ts',
 ]);
 
 describe('game registry', () => {

@@ -5,7 +5,8 @@
  * measures publish → receive latency on the same clock. Talks to the parent over IPC.
  */
 import { connect, type MqttClient } from 'mqtt';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { connectLiveViewer } from '../../bench/live-viewer.ts';
 import { summarise } from '../../kernel/stats.ts';
 import { getEngine } from '../../rules/games.ts';
 import { publicStateOf } from '../../transport/public-view.ts';
@@ -55,10 +56,9 @@ function viewTemplate(): unknown {
 }
 
 async function connectViewer(
-  url: string, lat: number[], counters: { reconnects: number }, measuring: () => boolean,
+  url: string, lat: number[], counters: { closes: number }, measuring: () => boolean,
 ): Promise<WebSocket> {
-  const socket = new WebSocket(url, { perMessageDeflate: false });
-  socket.on('message', (data: Buffer) => {
+  return connectLiveViewer(url, (data) => {
     if (!measuring()) return;
     // The publish time sits near the start of the state payload; no full JSON parse (the server's cost is measured, not ours).
     const i = data.indexOf('"at":');
@@ -66,17 +66,7 @@ async function connectViewer(
     const end = data.indexOf(',', i);
     const at = Number(data.toString('latin1', i + 5, end));
     if (Number.isFinite(at) && at > 1e12) lat.push(now() - at);
-  });
-  socket.on('close', () => {
-    counters.reconnects++;
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => {
-      resolve();
-    });
-    socket.once('error', reject);
-  });
-  return socket;
+  }, counters);
 }
 
 async function run(setup: WorldSetup, send: (m: WorldMessage) => void): Promise<void> {
@@ -106,7 +96,7 @@ async function run(setup: WorldSetup, send: (m: WorldMessage) => void): Promise<
     publish(i);
   }
   const latencies: number[] = [];
-  const counters = { reconnects: 0 };
+  const counters = { closes: 0 };
   let measuring = false;
   const started = performance.now();
   const sockets: WebSocket[] = [];
@@ -118,7 +108,7 @@ async function run(setup: WorldSetup, send: (m: WorldMessage) => void): Promise<
     });
     sockets.push(...await Promise.all(batch));
   }
-  counters.reconnects = 0;
+  counters.closes = 0;
   send({ kind: 'ready', connectMs: performance.now() - started });
   // Each table changes `rate` times a second, the tables spread evenly over the period.
   const periodMs = 1000 / setup.rate;
@@ -138,7 +128,7 @@ async function run(setup: WorldSetup, send: (m: WorldMessage) => void): Promise<
   for (const t of timers) clearInterval(t);
   const s = summarise(latencies);
   send({
-    kind: 'done', samples: s.count, published, p50: s.p50, p99: s.p99, max: s.max, mean: s.mean, reconnects: counters.reconnects,
+    kind: 'done', samples: s.count, published, p50: s.p50, p99: s.p99, max: s.max, mean: s.mean, reconnects: counters.closes,
   });
   for (const s of sockets) s.terminate();
   await publisher.endAsync(true);

@@ -1,22 +1,40 @@
 /**
- * `zaptable bench venue`: N controller processes on one Mosquitto with viewers, for N = 1, 2, 4, 8 by default.
- * Method: controller/bench/venue-bench.ts. Figures, not a timed test (exit code 0 whatever they say).
+ * `zaptable bench venue`: N controller processes on one Mosquitto with the venue dashboard, a bridged public
+ * broker and their viewers, for N = 1, 2, 4, 8 by default. Method: controller/bench/venue-bench.ts. Figures,
+ * not a timed test (exit code 0 whatever they say; the verdict is printed).
  */
-import { runVenueBench, type VenueBenchFigures } from '../../bench/venue-bench.ts';
+import { runVenueBench, type VenueBenchFigures, type VenueBenchOptions } from '../../bench/venue-bench.ts';
+import { venueReport } from '../../bench/venue/report.ts';
 import { mosquittoProblem } from '../../bench/mosquitto.ts';
 import { UsageError, intOption, parse } from '../args.ts';
 import type { Output } from '../output.ts';
+import { runAndReport } from './bench-options.ts';
 
-export const benchVenueHelp = `zaptable bench venue [--controllers 1,2,4,8] [--tables M] [--viewers V] [--seconds S] [--speed X] [--json]
+export const benchVenueHelp = `zaptable bench venue [--controllers 1,2,4,8] [--tables M] [--speed X] [--seconds S]
+        [--venue-viewers V] [--dashboard-viewers D] [--dashboard-follow all|one]
+        [--public-viewers P] [--public-follow one|all] [--fault bridge-cut] [--json]
 
-A venue on this machine (docs/venue.md): Mosquitto with an account and a scoped ACL per controller, and for
-each count N in --controllers, N controller processes (zaptable start, M simulated tables each, default 2,
-bots in every seat at --speed, default 4) and V MQTT viewers (default 50) following every table's events.
-After 5 s of warm-up, for S seconds (default 15) it measures the sensor -> viewer latency (a viewer's receipt
-minus the event's time on the controller's clock; p50, p99, max), and the broker's and the controllers'
-CPU (% of one core) and RSS (Linux /proc). Prints one line per N: how the cost grows with the controllers.
+A venue on this machine (docs/venue.md, docs/venue-broadcast.md): the venue Mosquitto with an account and a
+scoped ACL per controller, and for each count N in --controllers: N controller processes (zaptable start, M
+simulated tables each, default 2, bots in every seat at --speed, default 4), the venue dashboard process
+(zaptable dashboard) and a public Mosquitto bridged from the venue's (the texts of zaptable mosquitto-config
+bridge|public, plus a WebSocket listener). The audience:
 
-Needs Debian's mosquitto. Goal (issue 19): p99 <= 50 ms at 8 controllers x 2 tables.`;
+  --venue-viewers V      MQTT viewers on the venue broker, every table's events (default 50)
+  --dashboard-viewers D  WebSocket viewers on the dashboard's /live (default 500), in a process of their own
+  --dashboard-follow     all: every table (big screens; default)  one: one table each (phones)
+  --public-viewers P     anonymous MQTT-over-WebSocket viewers on the public broker (default 1000), in a
+                         process of their own
+  --public-follow        one: one table's state and events each, round-robin (default)  all: every table
+  --fault bridge-cut     cut the public link for 2 s mid-window: the bench must report lost deliveries (MISS)
+
+After 5 s of warm-up, for S seconds (default 15) it measures sensor -> viewer latency for each kind of viewer
+(receipt minus the event's time on the controller's clock; p50, p99, max), lost deliveries (every viewer must
+get every event of the tables it follows, by per-table seq), and the CPU (% of one core) and RSS of every
+process (Linux /proc). Prints one line per N and a verdict.
+
+Needs Debian's mosquitto. Goals (issue 19) at 8 controllers x 2 tables: 0 lost, p99 <= 50 ms to a venue viewer,
+<= 150 ms to a public viewer.`;
 
 function countsOption(value: string | undefined): number[] {
   const counts = (value ?? '1,2,4,8').split(',').map((s) => Number(s.trim()));
@@ -26,43 +44,46 @@ function countsOption(value: string | undefined): number[] {
   return counts;
 }
 
+function followOption(value: string | undefined, name: string, fallback: 'all' | 'one'): 'all' | 'one' {
+  const follow = value ?? fallback;
+  if (follow !== 'all' && follow !== 'one') throw new UsageError(`--${name} must be all or one`);
+  return follow;
+}
+
+function faultOption(value: string | undefined): VenueBenchOptions['fault'] {
+  if (value === undefined) return undefined;
+  if (value !== 'bridge-cut') throw new UsageError('--fault must be bridge-cut');
+  return value;
+}
+
 export async function benchVenueCommand(argv: readonly string[], io: Output): Promise<number> {
   const { values } = parse(argv, {
-    controllers: { type: 'string' }, tables: { type: 'string' }, viewers: { type: 'string' }, seconds: { type: 'string' },
-    speed: { type: 'string' }, json: { type: 'boolean' },
+    controllers: { type: 'string' }, tables: { type: 'string' }, seconds: { type: 'string' }, speed: { type: 'string' },
+    'venue-viewers': { type: 'string' }, 'dashboard-viewers': { type: 'string' }, 'dashboard-follow': { type: 'string' },
+    'public-viewers': { type: 'string' }, 'public-follow': { type: 'string' }, fault: { type: 'string' }, json: { type: 'boolean' },
   });
+  const counts = countsOption(values.controllers);
+  const fault = faultOption(values.fault);
+  const options: Omit<VenueBenchOptions, 'controllers'> = {
+    tablesPerController: intOption(values.tables, 'tables', 2, 1, 16),
+    venueViewers: intOption(values['venue-viewers'], 'venue-viewers', 50, 1, 5000),
+    dashboardViewers: intOption(values['dashboard-viewers'], 'dashboard-viewers', 500, 0, 5000),
+    dashboardFollow: followOption(values['dashboard-follow'], 'dashboard-follow', 'all'),
+    publicViewers: intOption(values['public-viewers'], 'public-viewers', 1000, 0, 10_000),
+    publicFollow: followOption(values['public-follow'], 'public-follow', 'one'),
+    seconds: intOption(values.seconds, 'seconds', 15, 1, 3600),
+    speed: intOption(values.speed, 'speed', 4, 1, 100),
+    warmupSeconds: 5,
+    ...(fault === undefined ? {} : { fault }),
+  };
   const problem = mosquittoProblem();
   if (problem !== undefined) {
     io.err(`bench venue: ${problem}`);
     return 1;
   }
-  const counts = countsOption(values.controllers);
-  const options = {
-    tablesPerController: intOption(values.tables, 'tables', 2, 1, 16),
-    viewers: intOption(values.viewers, 'viewers', 50, 1, 5000),
-    seconds: intOption(values.seconds, 'seconds', 15, 1, 3600),
-    speed: intOption(values.speed, 'speed', 4, 1, 100),
-    warmupSeconds: 5,
-  };
-  const results: VenueBenchFigures[] = [];
-  for (const controllers of counts) {
-    results.push(await runVenueBench({ ...options, controllers }, (text) => {
-      io.progress(`bench venue: ${text}`);
-    }));
-  }
-  io.progress('');
-  if (values.json === true) {
-    io.out(JSON.stringify(results, null, 2));
-    return 0;
-  }
-  io.out(`venue: ${options.tablesPerController} table(s) per controller, bots at speed ${options.speed}, ${options.viewers} MQTT viewers `
-    + `on every table's events, ${options.seconds} s per step (Mosquitto, loopback)`);
-  io.out(' ctl tables events/s   p50 ms   p99 ms   max ms   broker CPU %  RSS MB   controller CPU % (mean)  RSS MB (mean, peak)');
-  for (const r of results) {
-    io.out(`${String(r.controllers).padStart(4)}${String(r.tables).padStart(7)}${(r.events / r.seconds).toFixed(1).padStart(9)}`
-      + `${r.p50Ms.toFixed(1).padStart(9)}${r.p99Ms.toFixed(1).padStart(9)}${r.maxMs.toFixed(1).padStart(9)}`
-      + `${r.broker.cpuPercent.toFixed(1).padStart(15)}${r.broker.rssMb.toFixed(1).padStart(8)}`
-      + `${r.controllerMean.cpuPercent.toFixed(1).padStart(25)}${r.controllerMean.rssMb.toFixed(1).padStart(9)}, ${r.controllerMean.peakRssMb.toFixed(1)}`);
-  }
-  return 0;
+  return runAndReport(io, 'venue', values.json === true, async (progress) => {
+    const results: VenueBenchFigures[] = [];
+    for (const controllers of counts) results.push(await runVenueBench({ ...options, controllers }, progress));
+    return results;
+  }, (results) => venueReport({ ...options, controllers: counts.at(-1) ?? 1 }, results));
 }

@@ -41,7 +41,7 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   fairness: 'races on the controller as `zaptable start` builds it, under five USB link models, against the true times',
   buzzer: 'buzzer mode: press → winner on a viewer latency, and the fairness table for stations and hub buttons',
   dashboard: 'many tables publishing, many browser viewers: MQTT → viewer latency, server CPU and memory',
-  venue: 'N controller processes on one Mosquitto with viewers: sensor → viewer latency, broker and controller CPU and RSS',
+  venue: 'N controllers, the venue dashboard and a bridged public broker with their viewers: sensor → viewer latency, lost deliveries, every process\'s CPU and RSS',
   eventlog: 'SQLite event log append throughput and commit latency',
   flood: 'one client floods the tables with requests: a calm referee\'s and a viewer\'s latency, answers, memory',
   soak: 'the demo with bots at 4 tables for a given time: RSS and heap every 10 s, and their slopes',
