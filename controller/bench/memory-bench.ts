@@ -81,10 +81,13 @@ export function procStatus(pid: number): { rss: number; anon: number; file: numb
 
 const sleep = async (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Builds dist/ from the sources first, so the figures are those of the code as it is. */
-function buildBundle(): void {
+/**
+ * Builds dist/ from the sources first, so that the figures are those of the code as it is, run as a Pi runs it:
+ * `node <flags> dist/zaptable.mjs` (the benchmarks that start `zaptable` processes all do).
+ */
+export function buildBundle(bench: string): void {
   const built = spawnSync(process.execPath, [projectFile('tools', 'build.mjs')], { encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`bench memory: tools/build.mjs failed: ${built.stderr || built.stdout}`);
+  if (built.status !== 0) throw new Error(`bench ${bench}: tools/build.mjs failed: ${built.stderr || built.stdout}`);
 }
 
 export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
@@ -93,7 +96,7 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
   const warmupS = options.warmupS ?? 60;
   const tables = options.tables ?? 0;
   const dashboard = options.dashboard !== false;
-  buildBundle();
+  buildBundle('memory');
   const dir = mkdtempSync(path.join(tmpdir(), 'zaptable-bench-memory-'));
   const args = [...options.nodeOptions ?? [], projectFile('dist', 'zaptable.mjs'), 'start'];
   if (tables > 0) args.push('--config', await writeSoakConfig(dir, tables, dashboard));

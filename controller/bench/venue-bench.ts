@@ -26,6 +26,7 @@ import { startVenueBrokers, VENUE_BASE, VIEWER_USER, type VenueBrokers } from '.
 import type { DeliveryTally } from './venue/deliveries.ts';
 import { meanFigures, ProcessWindow, type ProcessFigures } from './venue/process-figures.ts';
 import { rangesBetween, startViewerGroup, VenueViewers, type LatencyByType, type ViewerGroup } from './venue/viewers.ts';
+import { buildBundle } from './memory-bench.ts';
 import {
   controllerAccounts, startControllers, startVenueDashboard, venueTables, type VenueShape, type ZaptableProcess,
 } from './venue/zaptable-processes.ts';
@@ -109,6 +110,8 @@ export async function runVenueBench(
     processes: [], groups: [],
   };
   try {
+    progress(`${step}: building dist/ (the controllers and the dashboard run from it, as on a Pi)`);
+    buildBundle('venue');
     progress(`${step}: starting the brokers`);
     const brokers = await startVenueBrokers(controllerAccounts(options), options.fault);
     owned.brokers = brokers;

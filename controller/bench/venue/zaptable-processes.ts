@@ -5,6 +5,7 @@
  * writes them. They run `bin/zaptable.mjs`: the bundle when it is current, the sources otherwise.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { CONTROLLER_NODE_FLAGS } from '../../app/node-flags.ts';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -92,10 +93,13 @@ function dashboardConfig(dir: string, shape: VenueShape, url: string, port: numb
   return file;
 }
 
-/** Starts `zaptable <args>`; resolves once its output matches `ready` (rejects if it exits first or times out). */
+/**
+ * Starts `zaptable <args>` as a Pi runs it — `node <the controller's flags> dist/zaptable.mjs` (the caller built
+ * dist/ first: `buildBundle`) — and resolves once its output matches `ready` (rejects if it exits first or times out).
+ */
 async function startZaptable(label: string, args: readonly string[], ready: RegExp): Promise<ZaptableProcess> {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
-    process.execPath, [projectFile('bin', 'zaptable.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] },
+    process.execPath, [...CONTROLLER_NODE_FLAGS, projectFile('dist', 'zaptable.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async (): Promise<void> => {
