@@ -94,12 +94,15 @@ function dashboardConfig(dir: string, shape: VenueShape, url: string, port: numb
 }
 
 /**
- * Starts `zaptable <args>` as a Pi runs it — `node <the controller's flags> dist/zaptable.mjs` (the caller built
- * dist/ first: `buildBundle`) — and resolves once its output matches `ready` (rejects if it exits first or times out).
+ * Starts `node <flags> dist/zaptable.mjs <args>` (the caller built dist/ first: `buildBundle`) and resolves once
+ * its output matches `ready` (rejects if it exits first or times out). A controller runs as a Pi runs it, with the
+ * controller's flags (memory first); the venue dashboard as a laptop runs it, with none (its fan-out is CPU).
  */
-async function startZaptable(label: string, args: readonly string[], ready: RegExp): Promise<ZaptableProcess> {
+async function startZaptable(
+  label: string, flags: readonly string[], args: readonly string[], ready: RegExp,
+): Promise<ZaptableProcess> {
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(
-    process.execPath, [...CONTROLLER_NODE_FLAGS, projectFile('dist', 'zaptable.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] },
+    process.execPath, [...flags, projectFile('dist', 'zaptable.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async (): Promise<void> => {
@@ -132,7 +135,7 @@ async function startZaptable(label: string, args: readonly string[], ready: RegE
 /** Starts the N controllers at once; resolves once every one runs. */
 export async function startControllers(dir: string, shape: VenueShape, brokerUrl: string): Promise<ZaptableProcess[]> {
   const started = await Promise.allSettled(Array.from({ length: shape.controllers }, async (_, i) =>
-    startZaptable(`controller ${controllerId(i)}`, ['start', '--config', controllerConfig(dir, i, shape, brokerUrl)], /Press Ctrl-C to stop\./)));
+    startZaptable(`controller ${controllerId(i)}`, CONTROLLER_NODE_FLAGS, ['start', '--config', controllerConfig(dir, i, shape, brokerUrl)], /Press Ctrl-C to stop\./)));
   const running = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed !== undefined) {
@@ -147,6 +150,6 @@ export async function startVenueDashboard(
   dir: string, shape: VenueShape, brokerUrl: string, port: number,
 ): Promise<ZaptableProcess & { url: string }> {
   const args = ['dashboard', '--config', dashboardConfig(dir, shape, brokerUrl, port)];
-  const proc = await startZaptable('the venue dashboard', args, /dashboard: http:\/\/\S+/);
+  const proc = await startZaptable('the venue dashboard', [], args, /dashboard: http:\/\/\S+/);
   return { ...proc, url: `http://127.0.0.1:${port}` };
 }
