@@ -4,6 +4,7 @@
  * (table-set.ts) and the hardware by `stationHardwareOf()` (station-hardware.ts), the same two functions the
  * benchmarks and test harnesses build the controller with. The constructor only assigns.
  */
+import { fillPacketLengthCache } from '../transport/mqtt-packet-cache.ts';
 import type { TableConfig, ZaptableConfig } from '../config/index.ts';
 import { brokerTlsOrThrow, type BrokerTls } from '../config/tls-files.ts';
 import type { TableHardware } from '../hardware/interface.ts';
@@ -88,6 +89,8 @@ export class ControllerApp {
 
   /** Starts everything; throws with a clear message when something cannot start (nothing is left running). */
   async start(): Promise<StartedApp> {
+    // Before the first MQTT packet: mqtt-packet's length cache would otherwise pin memory for good.
+    fillPacketLengthCache();
     try {
       return await this.boot();
     } catch (error) {

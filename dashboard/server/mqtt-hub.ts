@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect, type MqttClient } from 'mqtt';
+import { fillPacketLengthCache } from '../../controller/transport/mqtt-packet-cache.ts';
 import { silentLogger, type TransportLogger } from '../../controller/transport/logger.ts';
 import { tlsClientOptions, tlsProblem, type MqttTlsOptions } from '../../controller/transport/mqtt-tls.ts';
 import type { HealthPayload, ResponsePayload, StatePayload } from '../../controller/transport/payloads.ts';
@@ -156,6 +157,8 @@ export class MqttHub {
    */
   async start(): Promise<void> {
     if (this.client !== undefined) throw new Error('the MQTT hub is already started');
+    // Before the first MQTT packet: mqtt-packet's length cache would otherwise pin memory for good.
+    fillPacketLengthCache();
     const b = this.topics.base;
     // Exactly the public topics a referee may read (docs/mqtt.md): `<base>/#` would be refused.
     // `bridge/+/…`: every controller under the base (a venue has several, docs/venue.md).
