@@ -63,10 +63,23 @@ describe('realScheduler', () => {
     let ran = 0;
     realScheduler.after(1, () => ran++)();
     const cancel = realScheduler.after(1, () => ran++);
-    await new Promise((resolve) => setTimeout(resolve, 1).unref());
+    // A timer made after it with the same delay fires after it in the same timers phase, before the immediate
+    // its timer queued: cancelling there is "after its timer fired". Both are due once the stall ends (a wait
+    // for a timer of its own instead was flaky: on a busy machine the scheduler's timer could fire alone, and its
+    // immediate run, before the wait's timer did).
+    const cancelled = new Promise<void>((resolve) => {
+      setTimeout(() => {
+        cancel();
+        resolve();
+      }, 1);
+    });
     stall(5);
-    cancel();
+    await cancelled;
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(ran).toBe(0);
+    // The same without the cancel runs: the check above could fail.
+    realScheduler.after(1, () => ran++);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ran).toBe(1);
   });
 });
