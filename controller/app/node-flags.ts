@@ -6,11 +6,16 @@
  * - `--optimize-for-size`: V8 keeps its young generation small and grows the heap less eagerly.
  * - `--single-threaded`: V8 compiles and collects on the main thread instead of helper threads; each helper
  *   thread's malloc arena kept memory that was freed long ago.
+ * - `--no-opt`: no optimising compiler (TurboFan); code runs in V8's interpreter and its baseline compiler. The
+ *   optimiser's own machine code is ~4 MB of node's binary that stays resident once it has run once (measured:
+ *   the process's file-backed RSS 45.0 → 41.0 MB), plus the optimised code. A table sends tens of lines a second:
+ *   the demo's CPU rose from 3.3 % to 5.3 % of a core; under a flood the controller absorbs fewer lines a second
+ *   (docs/performance.md has both).
  *
- * V8 reads both when it starts, so they must be on node's command line: set from inside the process
- * (`v8.setFlagsFromString`) the second has no effect.
+ * V8 reads them when it starts, so they must be on node's command line: set from inside the process
+ * (`v8.setFlagsFromString`) `--single-threaded` has no effect.
  */
-export const CONTROLLER_NODE_FLAGS = ['--optimize-for-size', '--single-threaded'] as const;
+export const CONTROLLER_NODE_FLAGS = ['--optimize-for-size', '--single-threaded', '--no-opt'] as const;
 
 /** The flags of CONTROLLER_NODE_FLAGS that this process was not started with. */
 export function missingNodeFlags(execArgv: readonly string[] = process.execArgv): string[] {

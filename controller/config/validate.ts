@@ -3,7 +3,7 @@
  * or every error at once. Steps: the schema (ajv fills defaults and finds type, range and unknown-key
  * mistakes), derived defaults, cross-field checks, then each game table's `rules` through its engine.
  */
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import type { Checked } from '../kernel/result.ts';
 import { checkRules } from './check-rules.ts';
 import { checkSystem } from './check-system.ts';
@@ -19,11 +19,24 @@ import { houseRuleNotes } from './house-rules.ts';
 
 export type ValidationResult = Checked<{ readonly config: ZaptableConfig; readonly notes: string[] }, ConfigError>;
 
-// coerceTypes stays off: the file's values are taken as written ("1883" in quotes is a mistake worth
-// reporting). Text from environment variables is converted by env-overrides.ts, by the key's type.
-const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, allowUnionTypes: true, strict: true });
-for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword });
-const check = ajv.compile(ZaptableSchema);
+let compiled: WeakRef<ValidateFunction> | undefined;
+
+/**
+ * The schema's validator, compiled on first use (~100 ms) and held only weakly: a controller validates its file
+ * once at start, and the compiled code with its ajv instance is ~0.7 MB of heap it then never needs (a Pi's
+ * memory, docs/performance.md). Callers that validate often (tests, `config check`) reuse it until a collection.
+ */
+function schemaValidator(): ValidateFunction {
+  const held = compiled?.deref();
+  if (held !== undefined) return held;
+  // coerceTypes stays off: the file's values are taken as written ("1883" in quotes is a mistake worth
+  // reporting). Text from environment variables is converted by env-overrides.ts, by the key's type.
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, allowUnionTypes: true, strict: true });
+  for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword });
+  const check = ajv.compile(ZaptableSchema);
+  compiled = new WeakRef(check);
+  return check;
+}
 
 const SECTIONS = Object.keys(ZaptableSchema.properties);
 const sectionRank = (path: string): number => SECTIONS.indexOf(path.split('.')[0] ?? '');
@@ -39,6 +52,7 @@ const under = (path: string, parent: string): boolean => parent === '' || path =
 export function validateConfig(input: unknown): ValidationResult {
   const written = cloneData(input ?? {});
   const data = cloneData(written);
+  const check = schemaValidator();
   const schemaErrors = check(data) ? [] : fromAjvErrors(check.errors ?? []);
   fillDerivedDefaults(data);
   // A cross-field finding under a value the schema already rejected would only repeat the same mistake.

@@ -24,6 +24,6 @@ describe('the controller\'s node flags', () => {
   it('are told apart from a process started without them', () => {
     expect(missingNodeFlags([...CONTROLLER_NODE_FLAGS])).toEqual([]);
     expect(missingNodeFlags(['--inspect'])).toEqual([...CONTROLLER_NODE_FLAGS]);
-    expect(missingNodeFlags(['--optimize-for-size'])).toEqual(['--single-threaded']);
+    expect(missingNodeFlags(['--optimize-for-size', '--no-opt'])).toEqual(['--single-threaded']);
   });
 });
