@@ -22,6 +22,15 @@ import { recoverGames } from './recovery.ts';
 import { stationsOf, type TableParts } from './table-assembly.ts';
 import { TableHost } from './table-host.ts';
 
+/**
+ * A station's pad is published at most once per this period, the last reading always (a trailing publish). A
+ * station's load cell settles a reading at most every 100 ms (firmware/src/station.h), and a tag comes or goes
+ * a few times a second at a real table, so a working station is rarely held back; a station that floods lines
+ * (a fault, noise on the wire, `bench latency`'s load) costs one retained publish per period instead of one
+ * per line, which had been most of the controller's work under a flood.
+ */
+export const PAD_PUBLISH_PERIOD_MS = 100;
+
 /** Everything the tables are built from; the only things that differ between a start, a benchmark and a test. */
 export interface TableSetInputs {
   readonly tables: readonly TableConfig[];
@@ -59,6 +68,8 @@ export class TableSet {
   private readonly lastHealth = new Map<string, StationHealth>();
   /** The pad reading last published per station (JSON), so a state change republishes the pile only when it differs. */
   private readonly shownPad = new Map<string, string>();
+  /** When each station's health was last published (µs) and its trailing pad publish, if one is due. */
+  private readonly padPublished = new Map<string, { atUs: number; cancelDue?: () => void }>();
 
   constructor(private readonly inputs: TableSetInputs) {
     const { tables, hardware, parts, log, clock, scheduler } = inputs;
@@ -119,6 +130,10 @@ export class TableSet {
   stopRuntimes(): void {
     for (const host of this.hosts.values()) host.runtime.stop();
     for (const { runtime } of this.buzzers.values()) runtime.stop();
+    for (const published of this.padPublished.values()) {
+      published.cancelDue?.();
+      published.cancelDue = undefined;
+    }
   }
 
   /**
@@ -141,13 +156,43 @@ export class TableSet {
     const host = tableId === undefined ? undefined : this.hosts.get(tableId);
     if (host) {
       host.runtime.handleSensor(event);
-      const health = this.lastHealth.get(event.station);
-      if (padChanged && health) this.publishHealth(health);
+      if (padChanged) this.padChanged(event.station);
       return;
     }
     // A station no table uses: still logged, so nothing the sensors saw is lost.
     const first = [...this.hosts.keys(), ...this.buzzers.keys()][0];
     if (first !== undefined) this.inputs.log.appendSensor(first, null, event);
+  }
+
+  /** Publishes the station's pad now, or once its period is over (see PAD_PUBLISH_PERIOD_MS). */
+  private padChanged(station: string): void {
+    const published = this.padPublished.get(station);
+    if (published?.cancelDue !== undefined) return;
+    const waitMs = published === undefined ? 0 : PAD_PUBLISH_PERIOD_MS - (this.inputs.clock.nowUs() - published.atUs) / 1000;
+    if (waitMs <= 0 || published === undefined) {
+      this.publishPad(station);
+      return;
+    }
+    published.cancelDue = this.inputs.scheduler.after(waitMs, () => {
+      published.cancelDue = undefined;
+      this.publishPad(station);
+    });
+  }
+
+  /** Publishes the station's health with its pad, unless what a viewer would see is what it last saw. */
+  private publishPad(station: string): void {
+    const health = this.lastHealth.get(station);
+    if (health === undefined) return;
+    const shown = this.shownPad.get(station);
+    const host = this.hosts.get(this.tableOfStation.get(station) ?? '');
+    if (shown !== undefined && host !== undefined && JSON.stringify(this.padOf(host, station)) === shown) return;
+    this.publishHealth(health);
+  }
+
+  private padOf(host: TableHost, station: string): ReturnType<PadReadings['reading']> {
+    const place = host.config.seats.some((s) => s.station === station) ? 'seat'
+      : host.config.pileStation === station ? 'pile' : 'other';
+    return this.pads.reading(station, host.runtime.options.game, host.runtime.engineState(), place);
   }
 
   private publishHealth(health: StationHealth): void {
@@ -161,10 +206,11 @@ export class TableSet {
       this.inputs.publishHealth(tableId, health);
       return;
     }
-    const place = host.config.seats.some((s) => s.station === health.station) ? 'seat'
-      : host.config.pileStation === health.station ? 'pile' : 'other';
-    const pad = this.pads.reading(health.station, host.runtime.options.game, host.runtime.engineState(), place);
+    const pad = this.padOf(host, health.station);
     this.shownPad.set(health.station, JSON.stringify(pad));
+    const published = this.padPublished.get(health.station);
+    if (published === undefined) this.padPublished.set(health.station, { atUs: this.inputs.clock.nowUs() });
+    else published.atUs = this.inputs.clock.nowUs();
     this.inputs.publishHealth(tableId, pad ? { ...health, pad } : health);
   }
 
@@ -174,8 +220,7 @@ export class TableSet {
     const pile = host?.config.pileStation;
     const health = pile === undefined ? undefined : this.lastHealth.get(pile);
     if (host === undefined || pile === undefined || health === undefined) return;
-    const pad = this.pads.reading(pile, host.runtime.options.game, host.runtime.engineState(), 'pile');
-    if (JSON.stringify(pad) !== this.shownPad.get(pile)) this.publishHealth(health);
+    if (JSON.stringify(this.padOf(host, pile)) !== this.shownPad.get(pile)) this.publishHealth(health);
   }
 
   /** A station went offline: its pad is unknown until it reports again (item: a stale tag kept a table stuck). */

@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buzzerPublisherOf } from '../../controller/app/buzzer-publisher.ts';
 import { runtimePublisherOf } from '../../controller/app/publisher-adapter.ts';
 import { SIMULATED_WEIGHTS, simulatedRegistry, simulatedUid } from '../../controller/app/simulated-items.ts';
-import { assembleTables, type TableSet } from '../../controller/app/table-set.ts';
+import { assembleTables, PAD_PUBLISH_PERIOD_MS, type TableSet } from '../../controller/app/table-set.ts';
 import { loadConfig } from '../../controller/config/index.ts';
 import { NO_ERRORS, type SensorEvent, type StationHealth, type TableHardware } from '../../controller/hardware/interface.ts';
 import { EventLog } from '../../controller/persistence/index.ts';
@@ -138,8 +138,9 @@ afterEach(() => {
   current = undefined;
 });
 
+/** A tag comes or goes a pad-publish period after the last (table-set.ts): each change is published at once. */
 function tap(r: Rig, station: string, item: Item, kind: 'tag-arrived' | 'tag-left' = 'tag-arrived'): void {
-  r.clock.now += 50_000;
+  r.advance(PAD_PUBLISH_PERIOD_MS);
   r.stations.emit({ kind, station, uid: simulatedUid(item), time: at(r.clock.now) });
 }
 
@@ -207,5 +208,40 @@ describe('what the pile and the refusals say at the table', () => {
     tap(r, 'seat-1', { kind: 'card', card: wrong });
     r.advance(100);
     expect(rejected(from)).toEqual([expect.objectContaining({ player: 'ana', code: 'DOES_NOT_FOLLOW', card: wrong })]);
+  });
+});
+
+describe('a station\'s pad on health/<station>', () => {
+  const pileHealths = (r: Rig, from: number): StationHealth[] => r.published.slice(from)
+    .map((p) => p.payload as StationHealth).filter((h) => h.station === 'pile-1' && h.pad !== undefined);
+
+  it('a flood of readings is published once per period, the last reading always; an unchanged one not again', async () => {
+    current = await rig(['  - id: k', '    mode: killer-21', '    seats: [{ id: ana }, { id: ben }]', '    seed: 5']);
+    const r = current;
+    r.stations.online('pile-1');
+    const weigh = (grams: number): void => {
+      r.stations.emit({ kind: 'weight-settled', station: 'pile-1', grams, time: at(r.clock.now) });
+    };
+    // 1,000 readings 1 ms apart (a station gone wrong: its load cell settles at most every 100 ms).
+    let from = r.published.length;
+    for (let i = 0; i < 1000; i++) {
+      r.advance(1);
+      weigh(10 + (i % 7));
+    }
+    r.advance(2 * PAD_PUBLISH_PERIOD_MS);
+    const flood = pileHealths(r, from);
+    expect(flood.length).toBeGreaterThanOrEqual(1000 / PAD_PUBLISH_PERIOD_MS);
+    expect(flood.length).toBeLessThanOrEqual(1000 / PAD_PUBLISH_PERIOD_MS + 2);
+    expect(flood.at(-1)?.pad?.grams).toBe(10 + (999 % 7));
+
+    // A reading a period after the last is published at once; the same reading again, never.
+    from = r.published.length;
+    weigh(42);
+    expect(pileHealths(r, from).map((h) => h.pad?.grams)).toEqual([42]);
+    for (let i = 0; i < 5; i++) {
+      r.advance(2 * PAD_PUBLISH_PERIOD_MS);
+      weigh(42);
+    }
+    expect(pileHealths(r, from)).toHaveLength(1);
   });
 });
