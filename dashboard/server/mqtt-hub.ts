@@ -100,6 +100,15 @@ function isResponse(value: unknown): value is ResponsePayload {
   return isRecord(value) && (value.status === 'ok' || value.status === 'error') && 'transaction' in value;
 }
 
+/** Orders a table's events by (epoch, seq); events without numbers sort last. */
+function byEventNumber(a: HubMessage, b: HubMessage): number {
+  const na = eventNumber(a.payload);
+  const nb = eventNumber(b.payload);
+  const [ea, sa] = na === undefined ? [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : [na.epoch, na.seq];
+  const [eb, sb] = nb === undefined ? [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : [nb.epoch, nb.seq];
+  return ea - eb || sa - sb;
+}
+
 /** The envelope bytes; `payloadJson` is already valid JSON text. */
 function frameOf(topic: string, payloadJson: string): Buffer {
   return Buffer.from(`{"topic":${JSON.stringify(topic)},"payload":${payloadJson}}`, 'utf8');
@@ -434,19 +443,13 @@ export class MqttHub {
   /** Adds events to a table's list, in the order they were numbered, keeping the newest `eventsKept`. */
   private keepEvents(table: string, messages: readonly HubMessage[]): void {
     const list = this.events.get(table) ?? [];
+    const last = list.at(-1);
+    const first = messages[0];
     list.push(...messages);
-    if (messages.length > 1 || list.length > 1) {
-      const key = (m: HubMessage): readonly [number, number] => {
-        const n = eventNumber(m.payload);
-        return n === undefined ? [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : [n.epoch, n.seq];
-      };
-      // Stable: events without numbers stay where they arrived relative to each other.
-      list.sort((a, b) => {
-        const [ea, sa] = key(a);
-        const [eb, sb] = key(b);
-        return ea - eb || sa - sb;
-      });
-    }
+    // Sorted only when something came out of order (a replay, a gap filled): the usual event is the newest.
+    // Stable: events without numbers stay where they arrived relative to each other.
+    const outOfOrder = last !== undefined && first !== undefined && byEventNumber(last, first) > 0;
+    if (messages.length > 1 || outOfOrder) list.sort(byEventNumber);
     if (list.length > this.eventsKept) list.splice(0, list.length - this.eventsKept);
     this.events.set(table, list);
   }
