@@ -61,7 +61,9 @@ interface Pending {
   /** The id the reply must carry; null for a raw line typed by a person (any reply is its reply). */
   readonly id: number | null;
   readonly timeoutMs: number;
-  readonly resolve: (outcome: CommandOutcome) => void;
+  resolve: (outcome: CommandOutcome) => void;
+  /** A command of a kind where only the newest matters (the lamp): a newer one replaces it while it waits. */
+  readonly slot?: string;
   sentUs?: number;
   timer?: symbol;
 }
@@ -77,11 +79,18 @@ export class CommandQueue {
     this.deps = deps;
   }
 
-  /** Queues a command; resolves with its outcome. After {@link closeAll}, resolves `closed` at once. */
-  submit(body: CommandBody, timeoutMs: number): Promise<CommandOutcome> {
+  /**
+   * Queues a command; resolves with its outcome. After {@link closeAll}, resolves `closed` at once.
+   *
+   * `slot` names commands of which only the newest matters (the lamp: its last pattern is the one to show). A
+   * command of that slot still waiting is replaced by this one, in its place, and resolves with this one's outcome, so a
+   * station that answers slowly, or not at all while it stays online, holds one lamp command, not one per
+   * state change for as long as the game goes on (each waits out its timeout: that had grown without bound).
+   */
+  submit(body: CommandBody, timeoutMs: number, slot?: string): Promise<CommandOutcome> {
     const id = this.nextId;
     this.nextId = id >= MAX_COMMAND_ID ? 0 : id + 1;
-    return this.enqueue(formatCommand({ ...body, id }), id, timeoutMs);
+    return this.enqueue(formatCommand({ ...body, id }), id, timeoutMs, slot);
   }
 
   /**
@@ -133,10 +142,22 @@ export class CommandQueue {
     return this.waiting.length + (this.current === undefined ? 0 : 1);
   }
 
-  private enqueue(line: string, id: number | null, timeoutMs: number): Promise<CommandOutcome> {
+  private enqueue(line: string, id: number | null, timeoutMs: number, slot?: string): Promise<CommandOutcome> {
     if (this.closed) return Promise.resolve({ ok: false, failure: 'closed' });
     return new Promise((resolve) => {
-      this.waiting.push({ line, id, timeoutMs, resolve });
+      const replaced = slot === undefined ? -1 : this.waiting.findIndex((p) => p.slot === slot);
+      if (replaced >= 0) {
+        // In the waiting one's place: a lamp that keeps changing is never pushed back behind other commands.
+        const answer = this.waiting[replaced]?.resolve;
+        this.waiting[replaced] = {
+          line, id, timeoutMs, slot, resolve: (outcome) => {
+            answer?.(outcome);
+            resolve(outcome);
+          },
+        };
+      } else {
+        this.waiting.push({ line, id, timeoutMs, resolve, ...slot === undefined ? {} : { slot } });
+      }
       if (this.current === undefined) this.sendNext();
     });
   }

@@ -210,7 +210,8 @@ export class SerialStations implements TableHardware {
    * station's `err` code by name.
    */
   async setLamp(station: StationId, pattern: LampPattern): Promise<CommandResult> {
-    const result = await this.seatCommand(station, lampCommand(pattern));
+    // Only the newest pattern matters: a lamp command still waiting for its turn is replaced by this one.
+    const result = await this.seatCommand(station, lampCommand(pattern), 'lamp');
     return result.ok ? { ok: true } : result;
   }
 
@@ -655,18 +656,18 @@ export class SerialStations implements TableHardware {
     return record.link;
   }
 
-  private async command(station: StationId, body: CommandBody): Promise<OkOutcome | CommandFailure> {
+  private async command(station: StationId, body: CommandBody, slot?: string): Promise<OkOutcome | CommandFailure> {
     const link = this.linkOf(station);
     if ('ok' in link) return link;
-    const outcome = await link.command(body);
+    const outcome = await link.command(body, undefined, slot);
     return outcome.ok ? outcome : failureOf(outcome);
   }
 
-  private async seatCommand(station: StationId, body: CommandBody): Promise<OkOutcome | CommandFailure> {
+  private async seatCommand(station: StationId, body: CommandBody, slot?: string): Promise<OkOutcome | CommandFailure> {
     const record = this.records.get(station);
     if (record !== undefined && record.facts.kind !== 'seat') {
       return driverFailure('NOT_SUPPORTED', `${station} is a ${record.facts.kind} station; ${SEAT_ONLY}`);
     }
-    return this.command(station, body);
+    return this.command(station, body, slot);
   }
 }

@@ -143,9 +143,12 @@ export class StationLink {
     });
   }
 
-  /** Sends a command; resolves with its outcome (never rejects). `timeoutMs` overrides the default. */
-  command(body: CommandBody, timeoutMs = this.options.timing.commandTimeoutMs): Promise<CommandOutcome> {
-    return this.queue.submit(body, timeoutMs);
+  /**
+   * Sends a command; resolves with its outcome (never rejects). `timeoutMs` overrides the default; `slot`: see
+   * CommandQueue.submit (a newer command of the slot replaces this one while it waits).
+   */
+  command(body: CommandBody, timeoutMs = this.options.timing.commandTimeoutMs, slot?: string): Promise<CommandOutcome> {
+    return this.queue.submit(body, timeoutMs, slot);
   }
 
   /** Sends a line exactly as given (see CommandQueue.submitRaw). */

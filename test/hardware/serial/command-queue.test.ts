@@ -90,4 +90,28 @@ describe('CommandQueue', () => {
     expect(written.at(-2)).toMatch(/^65535 ping\*/);
     expect(written.at(-1)).toMatch(/^0 ping\*/);
   });
+  it('holds one waiting command of a slot: a newer lamp replaces the waiting one, and both callers get its outcome', async () => {
+    const { time, written, queue, reply } = setUp();
+    const tare = queue.submit({ verb: 'tare' }, 3000);
+    // A station that stays online but answers nothing for a while: 1,000 lamp changes meanwhile.
+    const lamps = Array.from({ length: 1000 }, (_, i) => queue.submit(i % 2 === 0 ? { verb: 'lamp-on' } : { verb: 'lamp-off' }, 3000, 'lamp'));
+    const ping = queue.submit({ verb: 'ping' }, 3000);
+    void queue.submit({ verb: 'lamp-on' }, 3000, 'lamp');
+    expect(queue.length).toBe(3);
+    await time.advance(1);
+    reply(formatDeviceLine({ type: 'ok', id: 1, fields: { tare: '1' } }));
+    // The newest pattern goes out, in the place of the first lamp command (before the ping queued after it).
+    expect(written.at(-1)).toMatch(/^1003 lamp on\*/);
+    reply(formatDeviceLine({ type: 'ok', id: 1003, fields: {} }));
+    expect(written.at(-1)).toMatch(/^1002 ping\*/);
+    reply(formatDeviceLine({ type: 'ok', id: 1002, fields: {} }));
+    await time.flush();
+    await expect(tare).resolves.toMatchObject({ ok: true });
+    for (const lamp of lamps) await expect(lamp).resolves.toMatchObject({ ok: true });
+    await expect(ping).resolves.toMatchObject({ ok: true });
+    // A lamp command in flight is not replaced: the next one waits its turn.
+    void queue.submit({ verb: 'lamp-on' }, 3000, 'lamp');
+    void queue.submit({ verb: 'lamp-off' }, 3000, 'lamp');
+    expect(queue.length).toBe(2);
+  });
 });
