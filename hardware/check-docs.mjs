@@ -441,7 +441,7 @@ check('pi/zaptable.service: the unit raspberry-pi.md describes', () => {
     [/^After=.*\bnetwork-online\.target\b/m, 'After=network-online.target'],
     [/^User=zaptable$/m, 'User=zaptable'], [/^SupplementaryGroups=.*\bdialout\b/m, 'SupplementaryGroups=dialout'],
     [/^WorkingDirectory=\//m, 'WorkingDirectory='], [/^Restart=always$/m, 'Restart=always'],
-    [/^ExecStart=\/usr\/bin\/node --optimize-for-size --single-threaded bin\/zaptable\.mjs start --config \/etc\/zaptable\/config\.yaml$/m, 'ExecStart=/usr/bin/node --optimize-for-size --single-threaded bin/zaptable.mjs start --config /etc/zaptable/config.yaml (node itself: npx keeps npm\'s process beside it; the flags of controller/app/node-flags.ts)'],
+    [/^ExecStart=\/usr\/bin\/node --optimize-for-size --single-threaded --no-opt bin\/zaptable\.mjs start --config \/etc\/zaptable\/config\.yaml$/m, 'ExecStart=/usr/bin/node --optimize-for-size --single-threaded --no-opt bin/zaptable.mjs start --config /etc/zaptable/config.yaml (node itself: npx keeps npm\'s process beside it; the flags of controller/app/node-flags.ts)'],
     [/^WantedBy=multi-user\.target$/m, 'WantedBy=multi-user.target'],
   ];
   return want.filter(([re]) => !re.test(unit)).map(([, what]) => `missing ${what}`);
