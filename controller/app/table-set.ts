@@ -169,7 +169,7 @@ export class TableSet {
     const published = this.padPublished.get(station);
     if (published?.cancelDue !== undefined) return;
     const waitMs = published === undefined ? 0 : PAD_PUBLISH_PERIOD_MS - (this.inputs.clock.nowUs() - published.atUs) / 1000;
-    if (waitMs <= 0 || published === undefined) {
+    if (published === undefined || waitMs <= 0) {
       this.publishPad(station);
       return;
     }

@@ -61,7 +61,7 @@ interface Pending {
   /** The id the reply must carry; null for a raw line typed by a person (any reply is its reply). */
   readonly id: number | null;
   readonly timeoutMs: number;
-  resolve: (outcome: CommandOutcome) => void;
+  readonly resolve: (outcome: CommandOutcome) => void;
   /** A command of a kind where only the newest matters (the lamp): a newer one replaces it while it waits. */
   readonly slot?: string;
   sentUs?: number;
@@ -83,8 +83,8 @@ export class CommandQueue {
    * Queues a command; resolves with its outcome. After {@link closeAll}, resolves `closed` at once.
    *
    * `slot` names commands of which only the newest matters (the lamp: its last pattern is the one to show). A
-   * command of that slot still waiting is replaced by this one, in its place, and resolves with this one's outcome, so a
-   * station that answers slowly, or not at all while it stays online, holds one lamp command, not one per
+   * command of that slot still waiting is replaced by this one, in its place, and resolves with this one's
+   * outcome, so a station that answers slowly, or not at all while it stays online, holds one lamp command, not one per
    * state change for as long as the game goes on (each waits out its timeout: that had grown without bound).
    */
   submit(body: CommandBody, timeoutMs: number, slot?: string): Promise<CommandOutcome> {
