@@ -106,7 +106,7 @@ export async function startCommand(argv: readonly string[], io: Output): Promise
   }
   const missing = missingNodeFlags();
   if (missing.length > 0) {
-    io.out(`  memory     node runs without ${missing.join(' ')}: ${nodeCommand('start')} holds 10–14 MB less (docs/performance.md)`);
+    io.out(`  memory     node runs without ${missing.join(' ')}: ${nodeCommand('start')} holds 14–18 MB less (docs/performance.md, "The node flags")`);
   }
   io.out('Press Ctrl-C to stop.');
   await new Promise<void>((resolve) => {
