@@ -108,9 +108,12 @@ const Buzzer = Section({
   teams: Type.Array(Team, { default: [], description: 'Teams; empty: every buzzer plays for itself.' }),
 }, { default: {}, description: 'Buzzer (lockout) mode (docs/buzzer.md). Only for `mode: buzzer`; names and colours come from `seats`.' });
 
+/** A table's arbitration window when its configuration sets none (the benchmarks compare against it). */
+export const DEFAULT_ARBITRATION_WINDOW_MS = 30;
+
 const Timing = Section({
   arbitrationWindowMs: Ms({
-    default: 30,
+    default: DEFAULT_ARBITRATION_WINDOW_MS,
     description: 'After a first press or play, wait this long for lines from other stations that may carry an '
       + 'earlier time (serial latency) before deciding who was first.',
   }),

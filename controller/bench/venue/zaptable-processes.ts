@@ -21,6 +21,11 @@ export interface VenueShape {
   readonly tablesPerController: number;
   /** The simulated table's speed (`hardware.simulated.speed`): how fast the bots play. */
   readonly speed: number;
+  /**
+   * Every table's `timing.arbitrationWindowMs`; undefined leaves the table's default (30 ms). A play waits that
+   * long for earlier-stamped plays from other stations, so it is a floor under a card play's latency.
+   */
+  readonly arbitrationWindowMs?: number;
 }
 
 /** A running `zaptable` process. */
@@ -55,7 +60,10 @@ function controllerConfig(dir: string, index: number, shape: VenueShape, url: st
   const tables = Array.from({ length: shape.tablesPerController }, (_, t) => ({ id: `${id}-t${t + 1}`, game: GAMES[t % 2] ?? 'zip-zap' }));
   writeFileSync(file, [
     'tables:',
-    ...tables.flatMap((t) => [`  - id: ${t.id}`, `    mode: ${t.game}`, '    seats: [{ id: a }, { id: b }, { id: c }]']),
+    ...tables.flatMap((t) => [
+      `  - id: ${t.id}`, `    mode: ${t.game}`, '    seats: [{ id: a }, { id: b }, { id: c }]',
+      ...(shape.arbitrationWindowMs === undefined ? [] : [`    timing: { arbitrationWindowMs: ${shape.arbitrationWindowMs} }`]),
+    ]),
     `hardware: { kind: simulated, simulated: { speed: ${shape.speed}, bots: true } }`,
     `controller: { id: ${id} }`,
     'mqtt:',

@@ -12,7 +12,7 @@ import { runAndReport } from './bench-options.ts';
 
 export const benchVenueHelp = `zaptable bench venue [--controllers 1,2,4,8] [--tables M] [--speed X] [--seconds S]
         [--venue-viewers V] [--dashboard-viewers D] [--dashboard-follow all|one]
-        [--public-viewers P] [--public-follow one|all] [--fault bridge-cut] [--json]
+        [--public-viewers P] [--public-follow one|all] [--window-ms W] [--fault bridge-cut] [--json]
 
 A venue on this machine (docs/venue.md, docs/venue-broadcast.md): the venue Mosquitto with an account and a
 scoped ACL per controller, and for each count N in --controllers: N controller processes (zaptable start, M
@@ -26,6 +26,8 @@ bridge|public, plus a WebSocket listener). The audience:
   --public-viewers P     anonymous MQTT-over-WebSocket viewers on the public broker (default 1000), in a
                          process of their own
   --public-follow        one: one table's state and events each, round-robin (default)  all: every table
+  --window-ms W          every table's arbitration window (default: the table's own, 30 ms). A card play
+                         waits it out for earlier-stamped plays from other stations; 0 shows what it costs
   --fault bridge-cut     cut the public link for 2 s mid-window: the bench must report lost deliveries (MISS)
 
 After 5 s of warm-up, for S seconds (default 15) it measures sensor -> viewer latency for each kind of viewer
@@ -34,7 +36,7 @@ get every event of the tables it follows, by per-table seq), and the CPU (% of o
 process (Linux /proc). Prints one line per N and a verdict.
 
 Needs Debian's mosquitto. Goals (issue 19) at 8 controllers x 2 tables: 0 lost, p99 <= 50 ms to a venue viewer,
-<= 150 ms to a public viewer.`;
+<= 150 ms to a public viewer, with the tables' default window.`;
 
 function countsOption(value: string | undefined): number[] {
   const counts = (value ?? '1,2,4,8').split(',').map((s) => Number(s.trim()));
@@ -60,7 +62,8 @@ export async function benchVenueCommand(argv: readonly string[], io: Output): Pr
   const { values } = parse(argv, {
     controllers: { type: 'string' }, tables: { type: 'string' }, seconds: { type: 'string' }, speed: { type: 'string' },
     'venue-viewers': { type: 'string' }, 'dashboard-viewers': { type: 'string' }, 'dashboard-follow': { type: 'string' },
-    'public-viewers': { type: 'string' }, 'public-follow': { type: 'string' }, fault: { type: 'string' }, json: { type: 'boolean' },
+    'public-viewers': { type: 'string' }, 'public-follow': { type: 'string' }, fault: { type: 'string' },
+    'window-ms': { type: 'string' }, json: { type: 'boolean' },
   });
   const counts = countsOption(values.controllers);
   const fault = faultOption(values.fault);
@@ -74,6 +77,7 @@ export async function benchVenueCommand(argv: readonly string[], io: Output): Pr
     seconds: intOption(values.seconds, 'seconds', 15, 1, 3600),
     speed: intOption(values.speed, 'speed', 4, 1, 100),
     warmupSeconds: 5,
+    ...(values['window-ms'] === undefined ? {} : { arbitrationWindowMs: intOption(values['window-ms'], 'window-ms', 30, 0, 10_000) }),
     ...(fault === undefined ? {} : { fault }),
   };
   const problem = mosquittoProblem();
