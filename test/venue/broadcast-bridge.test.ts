@@ -8,18 +8,14 @@
  * response (a referee's `simulated-hand` answer holds a hand), no hidden field. An anonymous publish on the
  * public broker must reach nobody: neither the venue nor the audience.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runAsLines, startMosquitto, startMosquittoWith } from '../../controller/bench/mosquitto.ts';
+import { startMosquitto } from '../../controller/bench/mosquitto.ts';
+import { startPublicBroker } from '../../controller/bench/venue/brokers.ts';
 import { filterCovers } from '../../controller/transport/acl.ts';
-import {
-  mosquittoPublicBridge, publicBrokerAcl, publicBrokerSettings, publicTopics,
-} from '../../controller/transport/mosquitto-bridge.ts';
+import { mosquittoPublicBridge, publicTopics } from '../../controller/transport/mosquitto-bridge.ts';
 import {
   BASE, CONTROLLER, REFEREE, USERS, VIEWER, controllerConfig, record, startController, until, type Recorder,
 } from './offline-support.ts';
@@ -54,19 +50,7 @@ function onTopic(recorder: Recorder, topic: string): string[] {
 
 describe('a venue broker bridged to a public broker', () => {
   it('carries every public state and event to the audience and nothing else; the audience cannot publish', async () => {
-    const publicBroker = await startMosquittoWith(async (dir, port, passwd) => {
-      const passwordFile = path.join(dir, 'passwd');
-      const aclFile = path.join(dir, 'acl');
-      await writeFile(passwordFile, '');
-      await promisify(execFile)(passwd, ['-b', passwordFile, BRIDGE_USER.username, BRIDGE_USER.password]);
-      await writeFile(aclFile, publicBrokerAcl(BASE, BRIDGE_USER.username));
-      const confFile = path.join(dir, 'mosquitto.conf');
-      await writeFile(confFile, [
-        `listener ${port} 127.0.0.1`, ...publicBrokerSettings({ passwordFile, aclFile }), ...runAsLines(),
-        'log_dest stderr', 'log_type error', '',
-      ].join('\n'));
-      return confFile;
-    });
+    const publicBroker = await startPublicBroker(BASE, BRIDGE_USER, false);
     cleanups.push(async () => publicBroker.dispose());
     const bridge = mosquittoPublicBridge({
       baseTopic: BASE, address: `127.0.0.1:${new URL(publicBroker.url).port}`,

@@ -28,7 +28,7 @@ export const VIEWER_USER = { username: 'bench-viewer', password: 'bench-viewer-p
 const BRIDGE_USER = { username: 'venue-bridge', password: 'bench-bridge-pass' } as const;
 
 export interface PublicBroker extends BenchBroker {
-  /** `ws://127.0.0.1:<port>`: the audience's listener. */
+  /** `ws://127.0.0.1:<port>`: the audience's listener (empty when started without one). */
   readonly wsUrl: string;
 }
 
@@ -40,23 +40,30 @@ export interface VenueBrokers {
   dispose(): Promise<void>;
 }
 
-/** The public broker: `zaptable mosquitto-config public`'s settings and ACL, an MQTT and a WebSocket listener. */
-async function startPublicBroker(): Promise<PublicBroker> {
-  const wsPort = await freeLoopbackPort();
+/**
+ * A public broker as docs/venue-broadcast.md sets it up: exactly `zaptable mosquitto-config public`'s settings and
+ * ACL for `baseTopic` (the audience anonymous and read-only, `bridgeUser` the only writer), an MQTT listener for
+ * the bridge and, with `webSocket`, a WebSocket one for the audience (`wsUrl`; empty without). Also the broadcast
+ * test's public broker, so the bench and the test measure and check the same set-up.
+ */
+export async function startPublicBroker(
+  baseTopic: string, bridgeUser: { readonly username: string; readonly password: string }, webSocket: boolean,
+): Promise<PublicBroker> {
+  const wsPort = webSocket ? await freeLoopbackPort() : undefined;
   const broker = await startMosquittoWith(async (dir, port, passwd) => {
     const passwordFile = path.join(dir, 'passwd');
     const aclFile = path.join(dir, 'acl');
     await writeFile(passwordFile, '');
-    await promisify(execFile)(passwd, ['-b', passwordFile, BRIDGE_USER.username, BRIDGE_USER.password]);
-    await writeFile(aclFile, publicBrokerAcl(VENUE_BASE, BRIDGE_USER.username));
+    await promisify(execFile)(passwd, ['-b', passwordFile, bridgeUser.username, bridgeUser.password]);
+    await writeFile(aclFile, publicBrokerAcl(baseTopic, bridgeUser.username));
     const confFile = path.join(dir, 'mosquitto.conf');
     await writeFile(confFile, [
-      `listener ${port} 127.0.0.1`, `listener ${wsPort} 127.0.0.1`, 'protocol websockets',
+      `listener ${port} 127.0.0.1`, ...(wsPort === undefined ? [] : [`listener ${wsPort} 127.0.0.1`, 'protocol websockets']),
       ...publicBrokerSettings({ passwordFile, aclFile }), ...runAsLines(), 'log_dest stderr', 'log_type error', '',
     ].join('\n'));
     return confFile;
   });
-  return { ...broker, wsUrl: `ws://127.0.0.1:${wsPort}` };
+  return { ...broker, wsUrl: wsPort === undefined ? '' : `ws://127.0.0.1:${wsPort}` };
 }
 
 /** A TCP relay from a loopback port to `target`; `cut(ms)` closes every connection and refuses new ones for `ms`. */
@@ -102,7 +109,7 @@ async function startRelay(target: number): Promise<{ port: number; cut(ms: numbe
 
 /** Starts the public broker, then the venue broker with its bridge to it; `users`: the venue's accounts. */
 export async function startVenueBrokers(users: readonly MosquittoUser[], fault: 'bridge-cut' | undefined): Promise<VenueBrokers> {
-  const publicBroker = await startPublicBroker();
+  const publicBroker = await startPublicBroker(VENUE_BASE, BRIDGE_USER, true);
   const relay = fault === 'bridge-cut' ? await startRelay(Number(new URL(publicBroker.url).port)) : undefined;
   try {
     const bridge = mosquittoPublicBridge({
