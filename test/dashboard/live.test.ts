@@ -75,6 +75,21 @@ describe('/live', () => {
     socket.close();
   });
 
+  it('writes a turn\'s frames to a viewer in one go: the whole snapshot in one write, and all of it arrives', async () => {
+    const before = { sent: harness.live.sent, flushes: harness.live.flushes };
+    const { socket, messages } = await open();
+    await waitFor(() => messages.some((m) => m.topic === `${BASE}/$snapshot`), 'the end of the snapshot');
+    const sent = harness.live.sent - before.sent;
+    const flushes = harness.live.flushes - before.flushes;
+    expect(sent).toBe(messages.length);
+    expect(sent).toBeGreaterThan(10);
+    // One corked write for the snapshot (a second if a turn boundary fell inside it); none means ws no longer
+    // exposes its socket and every frame is a syscall of its own again (dashboard/server/live.ts, TurnCork).
+    expect(flushes).toBeGreaterThanOrEqual(1);
+    expect(flushes).toBeLessThanOrEqual(2);
+    socket.close();
+  });
+
   it('includes the recent events of each table in the snapshot', async () => {
     const { socket, messages } = await open();
     await waitFor(() => messages.some((m) => m.topic === `${BASE}/t1/events`), 'events in the snapshot');

@@ -7,6 +7,7 @@
  * controller instead (real-harness.ts).
  */
 import { EmbeddedBroker } from '../../../controller/transport/embedded-broker.ts';
+import type { LiveStats } from '../../../dashboard/server/live.ts';
 import { startDashboard, type RunningDashboard } from '../../../dashboard/server/server.ts';
 import { FakeController, type FakeTableSpec } from './fake-controller.ts';
 
@@ -25,6 +26,8 @@ export interface Harness {
   readonly broker: EmbeddedBroker;
   readonly controller: FakeController;
   readonly dashboard: RunningDashboard;
+  /** `/live`'s counters (frames sent, writes…), live. */
+  readonly live: LiveStats;
   stop(): Promise<void>;
 }
 
@@ -47,13 +50,18 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     tables: options.tables, ...(options.answerDelayMs === undefined ? {} : { answerDelayMs: options.answerDelayMs }),
   });
   await controller.start();
+  let live: LiveStats | undefined;
   const dashboard = await startDashboard({
     host: '127.0.0.1', port: 0, token: TOKEN, simulated: true,
     mqtt: { url: broker.url, username: USERS.dashboard.username, password: USERS.dashboard.password, baseTopic: BASE },
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    liveStats: (stats) => {
+      live = stats;
+    },
   });
+  if (live === undefined) throw new Error('the dashboard did not register /live');
   return {
-    dashboardUrl: dashboard.url, brokerUrl: broker.url, token: TOKEN, broker, controller, dashboard,
+    dashboardUrl: dashboard.url, brokerUrl: broker.url, token: TOKEN, broker, controller, dashboard, live,
     stop: async () => {
       await dashboard.close();
       await controller.stop();
