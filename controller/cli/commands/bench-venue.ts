@@ -6,6 +6,7 @@
 import { runVenueBench, type VenueBenchFigures, type VenueBenchOptions } from '../../bench/venue-bench.ts';
 import { venueReport } from '../../bench/venue/report.ts';
 import { mosquittoProblem } from '../../bench/mosquitto.ts';
+import { DEFAULT_ARBITRATION_WINDOW_MS } from '../../config/schema-tables.ts';
 import { UsageError, intOption, parse } from '../args.ts';
 import type { Output } from '../output.ts';
 import { runAndReport } from './bench-options.ts';
@@ -26,7 +27,7 @@ bridge|public, plus a WebSocket listener). The audience:
   --public-viewers P     anonymous MQTT-over-WebSocket viewers on the public broker (default 1000), in a
                          process of their own
   --public-follow        one: one table's state and events each, round-robin (default)  all: every table
-  --window-ms W          every table's arbitration window (default: the table's own, 30 ms). A card play
+  --window-ms W          every table's arbitration window (default: the table's own, ${DEFAULT_ARBITRATION_WINDOW_MS} ms). A card play
                          waits it out for earlier-stamped plays from other stations; 0 shows what it costs
   --fault bridge-cut     cut the public link for 2 s mid-window: the bench must report lost deliveries (MISS)
 
@@ -77,7 +78,7 @@ export async function benchVenueCommand(argv: readonly string[], io: Output): Pr
     seconds: intOption(values.seconds, 'seconds', 15, 1, 3600),
     speed: intOption(values.speed, 'speed', 4, 1, 100),
     warmupSeconds: 5,
-    ...(values['window-ms'] === undefined ? {} : { arbitrationWindowMs: intOption(values['window-ms'], 'window-ms', 30, 0, 10_000) }),
+    ...(values['window-ms'] === undefined ? {} : { arbitrationWindowMs: intOption(values['window-ms'], 'window-ms', DEFAULT_ARBITRATION_WINDOW_MS, 0, 10_000) }),
     ...(fault === undefined ? {} : { fault }),
   };
   const problem = mosquittoProblem();
